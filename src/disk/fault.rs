@@ -1,0 +1,259 @@
+//! Fault injection through the [`Fs`] seam: fail the n-th call of any operation with any
+//! error, cut a write short, or "crash" (every later call fails, so no clean-up runs), and run a
+//! hook before any call (to change the file system at an exact moment, e.g. between the checks
+//! and the rename).
+//!
+//! Used by the unit tests, the reliability suite and the `atomic_write` fuzz target.
+
+use super::fs::{FileHandle, Fs, Meta};
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Every operation of the seam, as fault targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `lstat`
+    SymlinkMetadata,
+    /// `readlink`
+    ReadLink,
+    /// directory listing
+    ReadDir,
+    /// open for reading
+    OpenRead,
+    /// exclusive create of the temp file
+    CreateExclusive,
+    /// rename over the target
+    Rename,
+    /// rename that never replaces
+    RenameNoreplace,
+    /// unlink
+    RemoveFile,
+    /// mkdir -p
+    CreateDirAll,
+    /// fsync of a directory
+    SyncDir,
+    /// fstat
+    Meta,
+    /// read of a whole file
+    ReadAll,
+    /// one write of a chunk
+    WriteAll,
+    /// fsync of a file
+    Sync,
+    /// fchmod
+    SetMode,
+    /// fchown
+    SetOwner,
+    /// flock
+    Lock,
+}
+
+/// What happens at the chosen call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// The call fails with this OS error number (e.g. `libc::ENOSPC`), doing nothing.
+    Errno(i32),
+    /// For `WriteAll`: half the buffer is written, then the call fails with ENOSPC.
+    ShortWrite,
+    /// The process "dies" here: this call and every later one fail, so no clean-up happens.
+    Crash,
+}
+
+type Hook = Box<dyn Fn(Op, u64) + Send + Sync>;
+
+#[derive(Default)]
+struct State {
+    counts: std::collections::HashMap<Op, u64>,
+    plan: Vec<(Op, u64, Fault)>,
+    crashed: bool,
+    injected: u64,
+    log: Vec<Op>,
+}
+
+/// An [`Fs`] that forwards to another one and injects the planned faults.
+#[derive(Clone)]
+pub struct FaultFs {
+    inner: Arc<dyn Fs>,
+    state: Arc<Mutex<State>>,
+    hook: Arc<Option<Hook>>,
+}
+
+impl FaultFs {
+    /// Wraps `inner` with no faults planned.
+    pub fn new(inner: Arc<dyn Fs>) -> FaultFs {
+        FaultFs {
+            inner,
+            state: Arc::default(),
+            hook: Arc::new(None),
+        }
+    }
+
+    /// Fails the `nth` (1-based) call of `op` with `fault`.
+    pub fn fail(self, op: Op, nth: u64, fault: Fault) -> FaultFs {
+        if let Ok(mut s) = self.state.lock() {
+            s.plan.push((op, nth, fault));
+        }
+        self
+    }
+
+    /// Runs `hook(op, nth)` before every call (after counting it).
+    pub fn with_hook(mut self, hook: impl Fn(Op, u64) + Send + Sync + 'static) -> FaultFs {
+        self.hook = Arc::new(Some(Box::new(hook)));
+        self
+    }
+
+    /// How many faults fired so far.
+    pub fn injected(&self) -> u64 {
+        self.state.lock().map(|s| s.injected).unwrap_or(0)
+    }
+
+    /// Whether a simulated crash happened.
+    pub fn crashed(&self) -> bool {
+        self.state.lock().map(|s| s.crashed).unwrap_or(false)
+    }
+
+    /// The operations called so far, in order (to plan faults at every call).
+    pub fn log(&self) -> Vec<Op> {
+        self.state.lock().map(|s| s.log.clone()).unwrap_or_default()
+    }
+
+    /// Counts a call and returns the fault to apply, if any.
+    fn enter(&self, op: Op) -> Option<Fault> {
+        let (nth, fault) = {
+            let mut s = self.state.lock().ok()?;
+            s.log.push(op);
+            let nth = {
+                let c = s.counts.entry(op).or_insert(0);
+                *c += 1;
+                *c
+            };
+            if s.crashed {
+                return Some(Fault::Crash);
+            }
+            let fault = s
+                .plan
+                .iter()
+                .find(|(o, n, _)| *o == op && *n == nth)
+                .map(|(_, _, f)| *f);
+            if let Some(f) = fault {
+                s.injected += 1;
+                if f == Fault::Crash {
+                    s.crashed = true;
+                }
+            }
+            (nth, fault)
+        };
+        if let Some(hook) = self.hook.as_ref() {
+            hook(op, nth);
+        }
+        fault
+    }
+
+    fn check(&self, op: Op) -> io::Result<()> {
+        match self.enter(op) {
+            None => Ok(()),
+            Some(f) => Err(error_for(f)),
+        }
+    }
+}
+
+fn error_for(f: Fault) -> io::Error {
+    match f {
+        Fault::Errno(n) => io::Error::from_raw_os_error(n),
+        Fault::ShortWrite => io::Error::from_raw_os_error(libc::ENOSPC),
+        Fault::Crash => io::Error::other("simulated crash: the process is gone"),
+    }
+}
+
+struct FaultFile {
+    inner: Box<dyn FileHandle>,
+    fs: FaultFs,
+}
+
+impl FileHandle for FaultFile {
+    fn meta(&self) -> io::Result<Meta> {
+        self.fs.check(Op::Meta)?;
+        self.inner.meta()
+    }
+    fn read_all(&mut self, cap: u64) -> io::Result<Vec<u8>> {
+        self.fs.check(Op::ReadAll)?;
+        self.inner.read_all(cap)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self.fs.enter(Op::WriteAll) {
+            None => self.inner.write_all(buf),
+            Some(Fault::ShortWrite) => {
+                self.inner.write_all(&buf[..buf.len() / 2])?;
+                Err(error_for(Fault::ShortWrite))
+            }
+            Some(f) => Err(error_for(f)),
+        }
+    }
+    fn sync(&mut self) -> io::Result<()> {
+        self.fs.check(Op::Sync)?;
+        self.inner.sync()
+    }
+    fn set_mode(&mut self, mode: u32) -> io::Result<()> {
+        self.fs.check(Op::SetMode)?;
+        self.inner.set_mode(mode)
+    }
+    fn set_owner(&mut self, uid: u32, gid: u32) -> io::Result<()> {
+        self.fs.check(Op::SetOwner)?;
+        self.inner.set_owner(uid, gid)
+    }
+    fn lock(&self) -> io::Result<()> {
+        self.fs.check(Op::Lock)?;
+        self.inner.lock()
+    }
+}
+
+impl Fs for FaultFs {
+    fn symlink_metadata(&self, path: &Path) -> io::Result<Meta> {
+        self.check(Op::SymlinkMetadata)?;
+        self.inner.symlink_metadata(path)
+    }
+    fn read_link(&self, path: &Path) -> io::Result<PathBuf> {
+        self.check(Op::ReadLink)?;
+        self.inner.read_link(path)
+    }
+    fn read_dir(&self, path: &Path) -> io::Result<Vec<OsString>> {
+        self.check(Op::ReadDir)?;
+        self.inner.read_dir(path)
+    }
+    fn open_read(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
+        self.check(Op::OpenRead)?;
+        Ok(Box::new(FaultFile {
+            inner: self.inner.open_read(path)?,
+            fs: self.clone(),
+        }))
+    }
+    fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
+        self.check(Op::CreateExclusive)?;
+        Ok(Box::new(FaultFile {
+            inner: self.inner.create_exclusive(path)?,
+            fs: self.clone(),
+        }))
+    }
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.check(Op::Rename)?;
+        self.inner.rename(from, to)
+    }
+    fn rename_noreplace(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.check(Op::RenameNoreplace)?;
+        self.inner.rename_noreplace(from, to)
+    }
+    fn remove_file(&self, path: &Path) -> io::Result<()> {
+        self.check(Op::RemoveFile)?;
+        self.inner.remove_file(path)
+    }
+    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
+        self.check(Op::CreateDirAll)?;
+        self.inner.create_dir_all(path)
+    }
+    fn sync_dir(&self, path: &Path) -> io::Result<()> {
+        self.check(Op::SyncDir)?;
+        self.inner.sync_dir(path)
+    }
+}

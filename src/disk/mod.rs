@@ -1,0 +1,463 @@
+//! Reading and writing files safely (DISK-1..6, SESSION-3/4, PATH-3).
+//!
+//! Writes are atomic replaces: an exclusive temp file in the target's own directory, written
+//! fully, fsynced, given the target's mode (and owner where permitted), then — under an
+//! exclusive lock on the file that was loaded, after checking once more that nobody changed it —
+//! renamed over the target, and the directory fsynced. Any failure removes the temp file and
+//! leaves the original bytes as they were.
+
+mod fault;
+mod fs;
+
+pub use fault::{Fault, FaultFs, Op};
+pub use fs::{FileHandle, Fs, Kind, Meta, RealFs};
+
+use crate::error::{msg, Code, ToolError};
+use crate::text::Chunk;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A file read from disk, with the open handle kept for the write-time lock.
+pub struct Loaded {
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// `fstat` of the handle the bytes came from.
+    pub meta: Meta,
+    handle: Box<dyn FileHandle>,
+}
+
+impl std::fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Loaded")
+            .field("len", &self.bytes.len())
+            .field("meta", &self.meta)
+            .finish()
+    }
+}
+
+/// Why a load failed.
+#[derive(Debug)]
+pub enum LoadError {
+    /// Not a regular file (after opening; a swap since the first look also lands here).
+    NotRegular(Kind),
+    /// Larger than the cap.
+    TooLarge(u64),
+    /// Any OS error.
+    Io(io::Error),
+}
+
+/// Opens and reads a regular file of at most `cap` bytes, never blocking on special files.
+pub fn load(fs: &dyn Fs, path: &Path, cap: u64) -> Result<Loaded, LoadError> {
+    let mut handle = fs.open_read(path).map_err(LoadError::Io)?;
+    let meta = handle.meta().map_err(LoadError::Io)?;
+    if meta.kind != Kind::File {
+        return Err(LoadError::NotRegular(meta.kind));
+    }
+    if meta.len > cap {
+        return Err(LoadError::TooLarge(meta.len));
+    }
+    let bytes = handle.read_all(cap).map_err(|e| {
+        if e.kind() == io::ErrorKind::FileTooLarge {
+            LoadError::TooLarge(cap + 1)
+        } else {
+            LoadError::Io(e)
+        }
+    })?;
+    Ok(Loaded {
+        bytes,
+        meta,
+        handle,
+    })
+}
+
+/// Lexical normalisation: removes `.` and resolves `..` against earlier components (never above
+/// the root). The path must be absolute.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(name) => out.push(name),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    out
+}
+
+/// Follows every symlink in `path` (absolute, normalised), like `realpath`, but also for paths
+/// whose final components do not exist yet. Returns the final path and whether it exists.
+pub fn real_path(fs: &dyn Fs, path: &Path) -> io::Result<(PathBuf, bool)> {
+    let mut resolved = PathBuf::from("/");
+    let mut pending: std::collections::VecDeque<std::ffi::OsString> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_os_string()),
+            Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect();
+    let mut links = 0;
+    while let Some(name) = pending.pop_front() {
+        if name == ".." {
+            resolved.pop();
+            continue;
+        }
+        if name == "." {
+            continue;
+        }
+        let candidate = resolved.join(&name);
+        match fs.symlink_metadata(&candidate) {
+            Ok(m) if m.kind == Kind::Symlink => {
+                links += 1;
+                if links > 40 {
+                    return Err(io::Error::from_raw_os_error(libc::ELOOP));
+                }
+                let target = fs.read_link(&candidate)?;
+                if target.is_absolute() {
+                    resolved = PathBuf::from("/");
+                }
+                let mut parts: Vec<std::ffi::OsString> = target
+                    .components()
+                    .filter_map(|c| match c {
+                        Component::Normal(n) => Some(n.to_os_string()),
+                        Component::ParentDir => Some("..".into()),
+                        _ => None,
+                    })
+                    .collect();
+                while let Some(p) = parts.pop() {
+                    pending.push_front(p);
+                }
+            }
+            Ok(_) => resolved = candidate,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                resolved = candidate;
+                for rest in pending {
+                    if rest == ".." {
+                        resolved.pop();
+                    } else {
+                        resolved.push(rest);
+                    }
+                }
+                return Ok((resolved, false));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((resolved, true))
+}
+
+/// The process umask, read without changing it (Linux reports it in /proc).
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The documented temp-file name (D10): `.<name>.editref-<pid>-<random>.tmp` next to the target.
+/// Files of this shape are the only residue a killed process can leave, and are never read.
+pub fn temp_path(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let seed = xxhash_rust::xxh3::xxh3_64(
+        format!("{}-{n}-{nanos}-{}", std::process::id(), target.display()).as_bytes(),
+    );
+    // Keep the whole name within NAME_MAX.
+    let short: String = name.chars().take(180).collect();
+    target.with_file_name(format!(
+        ".{short}.editref-{}-{:08x}.tmp",
+        std::process::id(),
+        seed as u32
+    ))
+}
+
+/// Whether a file name has the temp-file shape of [`temp_path`].
+pub fn is_temp_name(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(".tmp") && name.contains(".editref-")
+}
+
+/// What to write and how.
+pub struct WriteRequest<'a, 'c> {
+    /// The final target path (symlinks already followed).
+    pub target: &'a Path,
+    /// The new content, in order.
+    pub chunks: &'a [Chunk<'c>],
+    /// The file as loaded, when replacing an existing file (mode, owner, write-time check).
+    pub existing: Option<&'a Loaded>,
+    /// fsync file and directory (DISK-6).
+    pub fsync: bool,
+}
+
+/// Result of a successful write.
+#[derive(Debug, Clone, Copy)]
+pub struct Written {
+    /// Metadata of the new file (mtime and size for the read state).
+    pub meta: Meta,
+}
+
+fn io_error(what: &str, e: &io::Error) -> ToolError {
+    let code = match e.kind() {
+        io::ErrorKind::PermissionDenied => Code::PermissionDenied,
+        _ => Code::Io,
+    };
+    ToolError::new(
+        code,
+        format!("Could not {what}: {e}. The file was left untouched."),
+    )
+}
+
+fn stale() -> ToolError {
+    ToolError::new(Code::Stale, msg::STALE)
+}
+
+/// DISK-1 / SESSION-3: atomically replaces (or creates) `req.target` with `req.chunks`.
+pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, ToolError> {
+    let dir = req.target.parent().unwrap_or(Path::new("/"));
+    if req.existing.is_none() {
+        fs.create_dir_all(dir)
+            .map_err(|e| io_error("create the parent directory", &e))?;
+    }
+    let (temp, mut file) = create_temp(fs, req.target)?;
+    let cleanup = |fs: &dyn Fs| {
+        let _ = fs.remove_file(&temp);
+    };
+    let prepared = (|| -> Result<Meta, ToolError> {
+        for chunk in req.chunks {
+            file.write_all(chunk.bytes())
+                .map_err(|e| io_error("write the new content", &e))?;
+        }
+        let mode = match req.existing {
+            Some(l) => l.meta.mode,
+            None => 0o666 & !umask(),
+        };
+        file.set_mode(mode)
+            .map_err(|e| io_error("set the file mode", &e))?;
+        if let Some(l) = req.existing {
+            let mine = file
+                .meta()
+                .map_err(|e| io_error("stat the temp file", &e))?;
+            if (mine.uid, mine.gid) != (l.meta.uid, l.meta.gid) {
+                // Owner is kept where permitted; an unprivileged process cannot chown.
+                let _ = file.set_owner(l.meta.uid, l.meta.gid);
+            }
+        }
+        if req.fsync {
+            file.sync()
+                .map_err(|e| io_error("flush the new content", &e))?;
+        }
+        file.meta().map_err(|e| io_error("stat the temp file", &e))
+    })();
+    let meta = match prepared {
+        Ok(m) => m,
+        Err(e) => {
+            drop(file);
+            cleanup(fs);
+            return Err(e);
+        }
+    };
+    drop(file);
+    let committed = match req.existing {
+        Some(loaded) => commit_replace(fs, &temp, req.target, loaded),
+        None => fs.rename_noreplace(&temp, req.target).map_err(|e| {
+            if e.kind() == io::ErrorKind::AlreadyExists {
+                stale()
+            } else {
+                io_error("move the new file into place", &e)
+            }
+        }),
+    };
+    if let Err(e) = committed {
+        cleanup(fs);
+        return Err(e);
+    }
+    if req.fsync {
+        // The new content is in place; a failing directory sync only weakens durability.
+        let _ = fs.sync_dir(dir);
+    }
+    Ok(Written { meta })
+}
+
+fn create_temp(fs: &dyn Fs, target: &Path) -> Result<(PathBuf, Box<dyn FileHandle>), ToolError> {
+    let mut last = None;
+    for _ in 0..8 {
+        let temp = temp_path(target);
+        match fs.create_exclusive(&temp) {
+            Ok(f) => return Ok((temp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(io_error("create a temporary file next to the target", &e)),
+        }
+    }
+    let e = last.unwrap_or_else(|| io::Error::other("no free temp name"));
+    Err(io_error("create a temporary file next to the target", &e))
+}
+
+/// Check 2 under the lock, then the rename (SESSION-3, SESSION-4).
+///
+/// The lock is taken on the inode that was loaded. Every editref process that replaces a file
+/// holds the lock on the inode it loaded and first checks that this inode is still the one at the
+/// path, so two of them can never both replace the same version: the second sees a new inode and
+/// reports `stale`.
+fn commit_replace(
+    fs: &dyn Fs,
+    temp: &Path,
+    target: &Path,
+    loaded: &Loaded,
+) -> Result<(), ToolError> {
+    loaded
+        .handle
+        .lock()
+        .map_err(|e| io_error("lock the file", &e))?;
+    let now = match fs.symlink_metadata(target) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(stale()),
+        Err(e) => return Err(io_error("stat the file before replacing it", &e)),
+    };
+    if !now.same_identity(&loaded.meta) || now.kind != Kind::File {
+        return Err(stale());
+    }
+    if now.mtime_ns != loaded.meta.mtime_ns || now.len != loaded.meta.len {
+        let again = load(fs, target, loaded.meta.len.max(now.len)).map_err(|_| stale())?;
+        if again.bytes != loaded.bytes {
+            return Err(stale());
+        }
+    }
+    fs.rename(temp, target)
+        .map_err(|e| io_error("move the new file into place", &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn chunks(s: &str) -> Vec<Chunk<'_>> {
+        vec![Chunk::Original(s.as_bytes())]
+    }
+
+    fn residue(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| is_temp_name(n))
+            .collect()
+    }
+
+    #[test]
+    fn disk_1_replace_keeps_mode_and_leaves_no_temp() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.sh");
+        std::fs::write(&p, "old").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let loaded = load(&RealFs, &p, 1 << 20).unwrap();
+        let c = chunks("new");
+        atomic_write(
+            &RealFs,
+            &WriteRequest {
+                target: &p,
+                chunks: &c,
+                existing: Some(&loaded),
+                fsync: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        assert_eq!(
+            std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o755
+        );
+        assert!(residue(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn disk_1_every_fault_leaves_the_original_and_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        for (op, fault) in [
+            (Op::CreateExclusive, Fault::Errno(libc::EACCES)),
+            (Op::WriteAll, Fault::ShortWrite),
+            (Op::WriteAll, Fault::Errno(libc::ENOSPC)),
+            (Op::Sync, Fault::Errno(libc::EIO)),
+            (Op::SetMode, Fault::Errno(libc::EPERM)),
+            (Op::Lock, Fault::Errno(libc::EIO)),
+            (Op::Rename, Fault::Errno(libc::EXDEV)),
+        ] {
+            std::fs::write(&p, "original").unwrap();
+            let fs = FaultFs::new(Arc::new(RealFs)).fail(op, 1, fault);
+            let loaded = load(&fs, &p, 1 << 20).unwrap();
+            let c = chunks("replacement text");
+            let err = atomic_write(
+                &fs,
+                &WriteRequest {
+                    target: &p,
+                    chunks: &c,
+                    existing: Some(&loaded),
+                    fsync: true,
+                },
+            )
+            .unwrap_err();
+            assert!(
+                matches!(err.code, Code::Io | Code::PermissionDenied),
+                "{op:?}"
+            );
+            assert_eq!(std::fs::read(&p).unwrap(), b"original", "{op:?}");
+            assert!(residue(dir.path()).is_empty(), "{op:?}");
+        }
+    }
+
+    #[test]
+    fn session_3_change_between_load_and_rename_is_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        std::fs::write(&p, "original").unwrap();
+        let p2 = p.clone();
+        let fs = FaultFs::new(Arc::new(RealFs)).with_hook(move |op, _| {
+            if op == Op::Lock {
+                std::fs::write(&p2, "someone else").unwrap();
+            }
+        });
+        let loaded = load(&fs, &p, 1 << 20).unwrap();
+        let c = chunks("mine");
+        let err = atomic_write(
+            &fs,
+            &WriteRequest {
+                target: &p,
+                chunks: &c,
+                existing: Some(&loaded),
+                fsync: false,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code, Code::Stale);
+        assert_eq!(std::fs::read(&p).unwrap(), b"someone else");
+        assert!(residue(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn real_path_follows_links_even_for_missing_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink("real", dir.path().join("link")).unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        let (p, exists) = real_path(&RealFs, &base.join("link/new.txt")).unwrap();
+        assert_eq!(p, base.join("real/new.txt"));
+        assert!(!exists);
+    }
+}

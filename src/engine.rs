@@ -1,0 +1,516 @@
+//! The edit engine (EDIT-2, MATCH-3/4/5, MULTI-1..4): pure, no I/O.
+//!
+//! Edits apply in order, each to the result of the previous one. The current text is kept as a
+//! *piece table* over the original LF view, so that however many edits run, the outcome is a
+//! list of replaced spans **of the original**: everything outside them is written from the
+//! original bytes (TEXT-6). A single Edit never copies the view at all.
+
+use crate::error::{msg, Code, ToolError};
+use crate::matching::{closest_region, Haystack};
+use crate::repair::{repair, Repaired};
+use crate::text::{eol, line_of, quotes, Replacement};
+use std::borrow::Cow;
+
+/// One requested edit, as the model sent it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditRequest {
+    /// Text to find (CRLF is treated as LF, TEXT-5).
+    pub old_string: String,
+    /// Text to put in its place.
+    pub new_string: String,
+    /// Replace every hit instead of requiring exactly one (MATCH-3).
+    pub replace_all: bool,
+}
+
+/// What one edit did, for the result (EDIT-5, MULTI-5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditReport {
+    /// The file's own text at the first hit (differs from the request after a repair or the
+    /// curly-quote fallback).
+    pub old_string: String,
+    /// The text written at the first hit, after quote styling.
+    pub new_string: String,
+    /// Whether `replace_all` was set.
+    pub replace_all: bool,
+    /// How many hits were replaced.
+    pub replacements: usize,
+    /// Repairs that fired for this edit.
+    pub repairs: Vec<&'static str>,
+}
+
+/// The outcome of a successful run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// Replaced spans of the original view, sorted and disjoint.
+    pub replacements: Vec<Replacement>,
+    /// One report per edit.
+    pub edits: Vec<EditReport>,
+}
+
+/// A refused run: the index of the edit that failed and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// 0-based index of the failing edit.
+    pub index: usize,
+    /// The error, with its structured fields.
+    pub error: ToolError,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Original(usize, usize),
+    New(String),
+}
+
+impl Piece {
+    fn len(&self) -> usize {
+        match self {
+            Piece::Original(s, e) => e - s,
+            Piece::New(t) => t.len(),
+        }
+    }
+}
+
+/// The current text: pieces of the original and of inserted text.
+struct Pieces<'a> {
+    original: &'a str,
+    pieces: Vec<Piece>,
+    starts: Vec<usize>,
+}
+
+impl<'a> Pieces<'a> {
+    fn new(original: &'a str) -> Pieces<'a> {
+        let mut p = Pieces {
+            original,
+            pieces: vec![Piece::Original(0, original.len())],
+            starts: Vec::new(),
+        };
+        p.reindex();
+        p
+    }
+
+    fn reindex(&mut self) {
+        self.starts.clear();
+        let mut at = 0;
+        for piece in &self.pieces {
+            self.starts.push(at);
+            at += piece.len();
+        }
+    }
+
+    /// The current text; borrowed while nothing has been replaced.
+    fn text(&self) -> Cow<'a, str> {
+        match self.pieces.as_slice() {
+            [Piece::Original(0, e)] if *e == self.original.len() => Cow::Borrowed(self.original),
+            pieces => {
+                let mut out = String::new();
+                for piece in pieces {
+                    match piece {
+                        Piece::Original(s, e) => out.push_str(&self.original[*s..*e]),
+                        Piece::New(t) => out.push_str(t),
+                    }
+                }
+                Cow::Owned(out)
+            }
+        }
+    }
+
+    /// Appends the pieces covering `[from, to)` of the current text to `out`.
+    fn copy_range(&self, from: usize, to: usize, out: &mut Vec<Piece>) {
+        if from >= to {
+            return;
+        }
+        let mut i = self
+            .starts
+            .partition_point(|&s| s <= from)
+            .saturating_sub(1);
+        while i < self.pieces.len() && self.starts[i] < to {
+            let ps = self.starts[i];
+            let a = from.max(ps) - ps;
+            let b = to.min(ps + self.pieces[i].len()) - ps;
+            if a < b {
+                push_piece(
+                    out,
+                    match &self.pieces[i] {
+                        Piece::Original(s, _) => Piece::Original(s + a, s + b),
+                        Piece::New(t) => Piece::New(t[a..b].to_string()),
+                    },
+                );
+            }
+            i += 1;
+        }
+    }
+
+    /// Replaces sorted, disjoint spans of the current text.
+    fn splice(&mut self, spans: &[(usize, usize, String)]) {
+        let total: usize = self.pieces.iter().map(Piece::len).sum();
+        let mut out = Vec::with_capacity(self.pieces.len() + 2 * spans.len());
+        let mut at = 0;
+        for (s, e, text) in spans {
+            self.copy_range(at, *s, &mut out);
+            if !text.is_empty() {
+                push_piece(&mut out, Piece::New(text.clone()));
+            }
+            at = *e;
+        }
+        self.copy_range(at, total, &mut out);
+        self.pieces = out;
+        self.reindex();
+    }
+
+    /// The replaced spans of the original that turn it into the current text.
+    fn replacements(&self) -> Vec<Replacement> {
+        let mut out = Vec::new();
+        let mut cursor = 0;
+        let mut pending = String::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::New(t) => pending.push_str(t),
+                Piece::Original(s, e) => {
+                    if *s != cursor || !pending.is_empty() {
+                        out.push(Replacement {
+                            start: cursor,
+                            end: *s,
+                            text: std::mem::take(&mut pending),
+                        });
+                    }
+                    cursor = *e;
+                }
+            }
+        }
+        if cursor != self.original.len() || !pending.is_empty() {
+            out.push(Replacement {
+                start: cursor,
+                end: self.original.len(),
+                text: pending,
+            });
+        }
+        out
+    }
+}
+
+fn push_piece(out: &mut Vec<Piece>, piece: Piece) {
+    match (out.last_mut(), piece) {
+        (Some(Piece::Original(_, e)), Piece::Original(s2, e2)) if *e == s2 => *e = e2,
+        (Some(Piece::New(t)), Piece::New(t2)) => t.push_str(&t2),
+        (_, piece) => out.push(piece),
+    }
+}
+
+/// Text shown in messages: the string, cut in the middle when very long.
+pub(crate) fn shown(s: &str) -> Cow<'_, str> {
+    const MAX: usize = 2000;
+    if s.len() <= MAX {
+        return Cow::Borrowed(s);
+    }
+    let mut head = MAX / 2;
+    while !s.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = s.len() - MAX / 2;
+    while !s.is_char_boundary(tail) {
+        tail += 1;
+    }
+    Cow::Owned(format!(
+        "{}\n... [{} bytes not shown] ...\n{}",
+        &s[..head],
+        tail - head,
+        &s[tail..]
+    ))
+}
+
+/// Repairs one edit against `text` after TEXT-5 normalisation.
+pub fn repaired(text: &str, edit: &EditRequest) -> Repaired {
+    let old = eol::normalize_crlf(&edit.old_string);
+    let new = eol::normalize_crlf(&edit.new_string);
+    repair(&Haystack::new(text), &old, &new)
+}
+
+/// Applies `edits` in order to `original` (an LF view). All or nothing (MULTI-3): the first
+/// failing edit decides, and nothing is returned to write.
+pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> {
+    let mut pieces = Pieces::new(original);
+    let mut reports = Vec::with_capacity(edits.len());
+    let mut earlier_new: Vec<(usize, String)> = Vec::new();
+    for (index, edit) in edits.iter().enumerate() {
+        let fail = |error: ToolError| Failure { index, error };
+        let text = pieces.text();
+        let hay = Haystack::new(&text);
+        let r = repair(
+            &hay,
+            &eol::normalize_crlf(&edit.old_string),
+            &eol::normalize_crlf(&edit.new_string),
+        );
+        if r.old == r.new {
+            return Err(fail(ToolError::new(Code::NoChange, msg::NO_CHANGE)));
+        }
+        // MULTI-2: an edit must not target text an earlier edit wrote.
+        let probe = r.old.trim_end_matches(['\n', '\r']);
+        if !probe.is_empty() {
+            if let Some((earlier, _)) = earlier_new.iter().find(|(_, n)| n.contains(probe)) {
+                return Err(fail(
+                    ToolError::new(
+                        Code::EditConflict,
+                        format!(
+                            "{} (edit {index} targets text written by edit {earlier}.) Combine the two edits into one, or make this old_string match text that was in the file before.",
+                            msg::EDIT_CONFLICT
+                        ),
+                    ),
+                ));
+            }
+        }
+        let (spans, report) = if r.old.is_empty() {
+            // EDIT-1 step 10 / MULTI-4: empty old_string fills a blank text.
+            if !text.chars().all(char::is_whitespace) {
+                return Err(fail(ToolError::new(
+                    Code::FileExists,
+                    format!(
+                        "{} To change it, give the exact text to replace as old_string; to replace everything, use Write.",
+                        msg::FILE_EXISTS
+                    ),
+                )));
+            }
+            let report = EditReport {
+                old_string: text.to_string(),
+                new_string: r.new.clone(),
+                replace_all: edit.replace_all,
+                replacements: 1,
+                repairs: r.repairs.clone(),
+            };
+            (vec![(0, text.len(), r.new.clone())], report)
+        } else {
+            match_spans(&hay, &r, edit.replace_all).map_err(fail)?
+        };
+        if !(index == 0 && r.old.is_empty()) {
+            earlier_new.push((index, r.new.clone()));
+        }
+        drop(hay);
+        drop(text);
+        pieces.splice(&spans);
+        reports.push(report);
+    }
+    Ok(Applied {
+        replacements: pieces.replacements(),
+        edits: reports,
+    })
+}
+
+type Spans = Vec<(usize, usize, String)>;
+
+/// MATCH-1..5 and EDIT-2 for one non-empty `old_string`.
+fn match_spans(
+    hay: &Haystack<'_>,
+    r: &Repaired,
+    replace_all: bool,
+) -> Result<(Spans, EditReport), ToolError> {
+    let text = hay.text();
+    let hits = hay.find(&r.old);
+    if hits.spans.is_empty() {
+        let hint = closest_region(text, &r.old);
+        let mut message = format!(
+            "String to replace not found in file.\nString: {}",
+            shown(&r.old)
+        );
+        let hint_json = match &hint {
+            Some(h) => {
+                message.push_str(&format!(
+                    "\nThe closest text is at lines {}-{}:\n{}\nCopy the exact text from the file (whitespace, quotes and line breaks included) into old_string and try again.",
+                    h.start_line,
+                    h.end_line,
+                    shown(&h.text)
+                ));
+                serde_json::json!({"startLine": h.start_line, "endLine": h.end_line, "text": h.text})
+            }
+            None => {
+                message.push_str("\nNothing similar was found. Read the file again and copy the exact text to replace.");
+                serde_json::Value::Null
+            }
+        };
+        return Err(ToolError::new(Code::NotFound, message).with("hint", hint_json));
+    }
+    if hits.spans.len() > 1 && !replace_all {
+        let lines = hit_lines(text, &hits.spans, 10);
+        let shown_lines = lines
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(ToolError::new(
+            Code::Ambiguous,
+            format!(
+                "Found {} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: {}\nMatches start on lines: {}{}",
+                hits.spans.len(),
+                shown(&r.old),
+                shown_lines,
+                if hits.spans.len() > lines.len() { ", …" } else { "" }
+            ),
+        )
+        .with("count", hits.spans.len())
+        .with("lines", lines));
+    }
+    // EDIT-2: deleting text that does not end with a line break takes the break after it.
+    let eat_break = r.new.is_empty() && !r.old.ends_with('\n');
+    let bytes = text.as_bytes();
+    let mut spans = Vec::with_capacity(hits.spans.len());
+    let mut first: Option<(String, String)> = None;
+    for &(s, e) in &hits.spans {
+        let actual = &text[s..e];
+        let new = if hits.via_quotes {
+            quotes::restyle(&r.new, actual).into_owned()
+        } else {
+            r.new.clone()
+        };
+        let end = if eat_break && bytes.get(e) == Some(&b'\n') {
+            e + 1
+        } else {
+            e
+        };
+        if first.is_none() {
+            first = Some((actual.to_string(), new.clone()));
+        }
+        spans.push((s, end, new));
+    }
+    let (old_string, new_string) = first.unwrap_or_default();
+    Ok((
+        spans,
+        EditReport {
+            old_string,
+            new_string,
+            replace_all,
+            replacements: hits.spans.len(),
+            repairs: r.repairs.clone(),
+        },
+    ))
+}
+
+/// 1-based line numbers where the first `max` hits start.
+fn hit_lines(text: &str, spans: &[(usize, usize)], max: usize) -> Vec<usize> {
+    let mut lines = Vec::new();
+    let mut line = 1;
+    let mut at = 0;
+    for &(s, _) in spans.iter().take(max) {
+        line += memchr::memchr_iter(b'\n', &text.as_bytes()[at..s]).count();
+        at = s;
+        lines.push(line);
+    }
+    lines
+}
+
+/// Line of an offset, re-exported for callers that describe hits.
+pub fn line_at(text: &str, offset: usize) -> usize {
+    line_of(text, offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(old: &str, new: &str, all: bool) -> EditRequest {
+        EditRequest {
+            old_string: old.into(),
+            new_string: new.into(),
+            replace_all: all,
+        }
+    }
+
+    fn result(text: &str, edits: &[EditRequest]) -> Result<String, (usize, Code)> {
+        let applied = apply(text, edits).map_err(|f| (f.index, f.error.code))?;
+        let mut out = String::new();
+        let mut at = 0;
+        for r in &applied.replacements {
+            out.push_str(&text[at..r.start]);
+            out.push_str(&r.text);
+            at = r.end;
+        }
+        out.push_str(&text[at..]);
+        Ok(out)
+    }
+
+    #[test]
+    fn edit_2_deletion_takes_the_line_break_per_hit() {
+        assert_eq!(
+            result("a\nfoo\nb\n", &[req("foo", "", false)]).unwrap(),
+            "a\nb\n"
+        );
+        assert_eq!(
+            result("foo\nxfoo\nfoo", &[req("foo", "", true)]).unwrap(),
+            "x"
+        );
+    }
+
+    #[test]
+    fn match_5_replacement_is_literal() {
+        assert_eq!(result("a$&b", &[req("a", "X$&", false)]).unwrap(), "X$&$&b");
+    }
+
+    #[test]
+    fn match_3_uniqueness_and_counts() {
+        let err = apply("x\ny\nx\n", &[req("x", "z", false)]).unwrap_err();
+        assert_eq!(err.error.code, Code::Ambiguous);
+        assert_eq!(err.error.fields["count"], 2);
+        assert_eq!(err.error.fields["lines"], serde_json::json!([1, 3]));
+        let ok = apply("x\ny\nx\n", &[req("x", "z", true)]).unwrap();
+        assert_eq!(ok.edits[0].replacements, 2);
+    }
+
+    #[test]
+    fn multi_1_sequential_and_multi_3_all_or_nothing() {
+        assert_eq!(
+            result("one two", &[req("one", "1", false), req("two", "2", false)]).unwrap(),
+            "1 2"
+        );
+        assert_eq!(
+            result("a b", &[req("a", "x", false), req("zzz", "y", false)]),
+            Err((1, Code::NotFound))
+        );
+    }
+
+    #[test]
+    fn multi_2_conflict_with_earlier_new_text() {
+        assert_eq!(
+            result("a", &[req("a", "bcd", false), req("c", "x", false)]),
+            Err((1, Code::EditConflict))
+        );
+        // A creating first edit is exempt.
+        assert_eq!(
+            result("", &[req("", "abc", false), req("b", "x", false)]).unwrap(),
+            "axc"
+        );
+    }
+
+    #[test]
+    fn edit_1_empty_old_string_only_fills_blank_text() {
+        assert_eq!(result(" \n", &[req("", "new", false)]).unwrap(), "new");
+        assert_eq!(
+            result("x", &[req("", "new", false)]),
+            Err((0, Code::FileExists))
+        );
+    }
+
+    #[test]
+    fn match_4_each_hit_keeps_its_quote_style() {
+        let text = "say “hi” or ‘hi’";
+        let out = result(text, &[req("\"hi\"", "\"yo\"", false)]).unwrap();
+        assert_eq!(out, "say “yo” or ‘hi’");
+    }
+
+    #[test]
+    fn replacements_are_spans_of_the_original() {
+        let applied = apply("abcdef", &[req("b", "X", false), req("e", "", false)]).unwrap();
+        assert_eq!(
+            applied.replacements,
+            vec![
+                Replacement {
+                    start: 1,
+                    end: 2,
+                    text: "X".into()
+                },
+                Replacement {
+                    start: 4,
+                    end: 5,
+                    text: String::new()
+                },
+            ]
+        );
+    }
+}

@@ -1,0 +1,223 @@
+//! Finding `old_string` (MATCH-1..3, MATCH-6).
+//!
+//! Exact search first (SIMD `memmem`, non-overlapping, left to right); only when it finds
+//! nothing, the curly-quote fallback searches the folded text and maps each hit back to the
+//! file's own span. Nothing here is fuzzy: the whitespace-insensitive comparison at the end
+//! only builds the hint of a `not_found` error and never changes a file.
+
+use crate::text::quotes::{self, Folded};
+use std::cell::OnceCell;
+
+/// A text to search in, with its quote-folded form built on first need.
+pub struct Haystack<'a> {
+    text: &'a str,
+    folded: OnceCell<Folded<'a>>,
+}
+
+/// The hits of one search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hits {
+    /// Byte spans in the haystack, ascending and non-overlapping.
+    pub spans: Vec<(usize, usize)>,
+    /// True when the spans came from the curly-quote fallback (MATCH-2).
+    pub via_quotes: bool,
+}
+
+impl<'a> Haystack<'a> {
+    /// Wraps a text (normally a document's LF view).
+    pub fn new(text: &'a str) -> Haystack<'a> {
+        Haystack {
+            text,
+            folded: OnceCell::new(),
+        }
+    }
+
+    /// The text searched.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    fn folded(&self) -> &Folded<'a> {
+        self.folded.get_or_init(|| Folded::new(self.text))
+    }
+
+    /// MATCH-1 then MATCH-2: every hit of `needle`. An empty needle has no hits.
+    pub fn find(&self, needle: &str) -> Hits {
+        if needle.is_empty() {
+            return Hits {
+                spans: Vec::new(),
+                via_quotes: false,
+            };
+        }
+        let spans: Vec<(usize, usize)> =
+            memchr::memmem::find_iter(self.text.as_bytes(), needle.as_bytes())
+                .map(|s| (s, s + needle.len()))
+                .collect();
+        if !spans.is_empty() {
+            return Hits {
+                spans,
+                via_quotes: false,
+            };
+        }
+        let folded_needle = quotes::fold(needle);
+        let needle_had_curly = folded_needle.len() != needle.len();
+        if !needle_had_curly && !quotes::has_curly(self.text) {
+            return Hits {
+                spans,
+                via_quotes: false,
+            };
+        }
+        let folded = self.folded();
+        let spans = memchr::memmem::find_iter(folded.text.as_bytes(), folded_needle.as_bytes())
+            .map(|s| {
+                (
+                    folded.to_original(s),
+                    folded.to_original(s + folded_needle.len()),
+                )
+            })
+            .collect();
+        Hits {
+            spans,
+            via_quotes: true,
+        }
+    }
+
+    /// Whether `needle` occurs by MATCH-1 or MATCH-2 (what the repairs mean by "occurs").
+    pub fn occurs(&self, needle: &str) -> bool {
+        if needle.is_empty() {
+            return false;
+        }
+        if memchr::memmem::find(self.text.as_bytes(), needle.as_bytes()).is_some() {
+            return true;
+        }
+        let folded_needle = quotes::fold(needle);
+        if folded_needle.len() == needle.len() && !quotes::has_curly(self.text) {
+            return false;
+        }
+        memchr::memmem::find(self.folded().text.as_bytes(), folded_needle.as_bytes()).is_some()
+    }
+}
+
+/// The closest region to a string that was not found (MATCH-6): a line range of the file and
+/// its text, so that the model can copy the exact text on its next try.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    /// First line of the region (1-based).
+    pub start_line: usize,
+    /// Last line of the region (1-based, inclusive).
+    pub end_line: usize,
+    /// The region's text as it is in the file's LF view.
+    pub text: String,
+}
+
+/// Longest hint text returned, in bytes; longer regions are cut at a line boundary.
+const HINT_MAX: usize = 4000;
+
+fn squash(line: &str) -> String {
+    quotes::fold(line)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+/// MATCH-6: finds the region of `haystack` most like `needle`, comparing lines with all
+/// whitespace removed and quotes folded. Linear in the haystack: each haystack line is looked
+/// up once in a table of the needle's lines, and votes for the window it would start.
+pub fn closest_region(haystack: &str, needle: &str) -> Option<Hint> {
+    let needle_lines: Vec<String> = needle.split('\n').map(squash).collect();
+    let mut wanted: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+    for (i, l) in needle_lines.iter().enumerate() {
+        if !l.is_empty() {
+            wanted.entry(l.as_str()).or_default().push(i);
+        }
+    }
+    let hay_lines: Vec<&str> = haystack.split('\n').collect();
+    let mut votes: std::collections::HashMap<usize, usize> = Default::default();
+    for (n, line) in hay_lines.iter().enumerate() {
+        if line.len() > 4 * needle.len() + 64 {
+            continue;
+        }
+        let key = squash(line);
+        if let Some(positions) = wanted.get(key.as_str()) {
+            for &i in positions {
+                if n >= i {
+                    *votes.entry(n - i).or_default() += 1;
+                }
+            }
+        }
+    }
+    let best = votes
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(start, _)| start)
+        .or_else(|| prefix_fallback(&hay_lines, &needle_lines))?;
+    let count = needle_lines.len().max(1);
+    let end = (best + count).min(hay_lines.len());
+    let mut text = String::new();
+    for line in &hay_lines[best..end] {
+        if text.len() + line.len() > HINT_MAX {
+            break;
+        }
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(line);
+    }
+    Some(Hint {
+        start_line: best + 1,
+        end_line: end.max(best + 1),
+        text,
+    })
+}
+
+/// When no whole line matches: the first haystack line containing the start of the needle's
+/// first non-blank line (whitespace removed), searched with `memmem` per line.
+fn prefix_fallback(hay_lines: &[&str], needle_lines: &[String]) -> Option<usize> {
+    let (index, first) = needle_lines
+        .iter()
+        .enumerate()
+        .find(|(_, l)| !l.is_empty())?;
+    let probe: String = first.chars().take(24).collect();
+    if probe.chars().count() < 4 {
+        return None;
+    }
+    let finder = memchr::memmem::Finder::new(probe.as_bytes());
+    hay_lines
+        .iter()
+        .position(|line| finder.find(squash(line).as_bytes()).is_some())
+        .map(|n| n.saturating_sub(index))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_1_non_overlapping_left_to_right() {
+        let h = Haystack::new("aaaa");
+        assert_eq!(h.find("aa").spans, vec![(0, 2), (2, 4)]);
+        assert!(!h.find("aa").via_quotes);
+    }
+
+    #[test]
+    fn match_2_fallback_maps_to_the_files_own_text() {
+        let text = "say “hi” and ‘bye’";
+        let h = Haystack::new(text);
+        let hits = h.find("\"hi\"");
+        assert!(hits.via_quotes);
+        let (s, e) = hits.spans[0];
+        assert_eq!(&text[s..e], "“hi”");
+        let h = Haystack::new("it's \"x\"");
+        let hits = h.find("it’s “x”");
+        assert_eq!(hits.spans, vec![(0, 8)]);
+    }
+
+    #[test]
+    fn match_6_hint_points_at_the_closest_lines() {
+        let hay = "fn a() {}\nfn main() {\n    let  x = 1;\n}\n";
+        let hint = closest_region(hay, "fn main() {\n  let x = 1;\n}").unwrap();
+        assert_eq!((hint.start_line, hint.end_line), (2, 4));
+        assert_eq!(hint.text, "fn main() {\n    let  x = 1;\n}");
+        assert_eq!(closest_region("abc\n", "zzzzzz"), None);
+    }
+}

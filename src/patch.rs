@@ -1,0 +1,371 @@
+//! structuredPatch and unified diff (EDIT-6), computed from the replaced spans.
+//!
+//! An edit already knows where it changed the file, so the patch never diffs the whole file:
+//! each replaced span is widened to whole lines, nearby spans are merged into a region, and a
+//! line diff runs over that region only. Context lines come straight from the original text.
+//! Cost scales with the size of the edit, not the file.
+
+use crate::text::Replacement;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// Lines of context around each change.
+pub const CONTEXT: usize = 3;
+/// The marker line after a line that has no final newline.
+pub const NO_NEWLINE: &str = "\\ No newline at end of file";
+
+/// One hunk, in the shape agents already know (field names as Claude Code's results).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hunk {
+    /// 1-based first old line.
+    pub old_start: usize,
+    /// Old lines in the hunk (context and removed).
+    pub old_lines: usize,
+    /// 1-based first new line.
+    pub new_start: usize,
+    /// New lines in the hunk (context and added).
+    pub new_lines: usize,
+    /// Lines prefixed with ' ', '-' or '+', without their line break; a marker line follows a
+    /// line that lacks a final newline.
+    pub lines: Vec<String>,
+}
+
+/// A run of removed and added lines, with where it sits in both texts.
+struct Change<'a> {
+    old_line: usize,
+    new_line: usize,
+    old_start_byte: usize,
+    old_end_byte: usize,
+    removed: Vec<&'a str>,
+    added: Vec<String>,
+}
+
+/// Splits a text into lines that keep their `\n`.
+fn lines_of(s: &str) -> Vec<&str> {
+    s.split_inclusive('\n').collect()
+}
+
+fn line_start(text: &str, at: usize) -> usize {
+    memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or(0, |i| i + 1)
+}
+
+fn line_end(text: &str, at: usize) -> usize {
+    memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1)
+}
+
+/// Computes the hunks for `replacements` (sorted, disjoint spans of `old`, an LF view).
+pub fn structured_patch(old: &str, replacements: &[Replacement]) -> Vec<Hunk> {
+    let changes = changes(old, replacements);
+    hunks(old, &changes)
+}
+
+fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
+    // 1. Widen every span to whole lines; merge spans whose line ranges touch.
+    let mut regions: Vec<(usize, usize, Vec<&Replacement>)> = Vec::new();
+    for rep in replacements {
+        let ls = line_start(old, rep.start);
+        let le = if rep.end > rep.start {
+            line_end(old, rep.end - 1)
+        } else {
+            line_end(old, rep.start)
+        };
+        match regions.last_mut() {
+            Some((_, end, reps)) if ls <= *end => {
+                *end = (*end).max(le);
+                reps.push(rep);
+            }
+            _ => regions.push((ls, le, vec![rep])),
+        }
+    }
+    // 2. Diff each region's lines; collect the changes with absolute positions.
+    let mut out = Vec::new();
+    let mut line = 0; // 0-based old line at `at`
+    let mut at = 0;
+    let mut delta: isize = 0;
+    let deadline = Instant::now() + Duration::from_millis(500);
+    for (ls, le, reps) in regions {
+        line += memchr::memchr_iter(b'\n', &old.as_bytes()[at..ls]).count();
+        at = ls;
+        let mut new_text = String::new();
+        let mut cursor = ls;
+        for rep in reps {
+            new_text.push_str(&old[cursor..rep.start]);
+            new_text.push_str(&rep.text);
+            cursor = rep.end;
+        }
+        new_text.push_str(&old[cursor..le]);
+        let old_lines = lines_of(&old[ls..le]);
+        let new_lines = lines_of(&new_text);
+        let mut offsets = Vec::with_capacity(old_lines.len() + 1);
+        let mut b = ls;
+        for l in &old_lines {
+            offsets.push(b);
+            b += l.len();
+        }
+        offsets.push(b);
+        let ops = similar::capture_diff_slices_deadline(
+            similar::Algorithm::Myers,
+            &old_lines,
+            &new_lines,
+            Some(deadline),
+        );
+        let new_base = (line as isize + delta) as usize;
+        let mut pending: Option<Change<'a>> = None;
+        for op in ops {
+            let (tag, old_range, new_range) = op.as_tag_tuple();
+            if tag == similar::DiffTag::Equal {
+                out.extend(pending.take());
+                continue;
+            }
+            let c = pending.get_or_insert_with(|| Change {
+                old_line: line + old_range.start,
+                new_line: new_base + new_range.start,
+                old_start_byte: offsets[old_range.start],
+                old_end_byte: offsets[old_range.start],
+                removed: Vec::new(),
+                added: Vec::new(),
+            });
+            c.removed
+                .extend(old_lines[old_range.clone()].iter().copied());
+            c.old_end_byte = offsets[old_range.end];
+            c.added
+                .extend(new_lines[new_range].iter().map(|s| s.to_string()));
+        }
+        out.extend(pending.take());
+        delta += new_lines.len() as isize - old_lines.len() as isize;
+    }
+    out
+}
+
+fn strip_nl(line: &str) -> (&str, bool) {
+    match line.strip_suffix('\n') {
+        Some(s) => (s, true),
+        None => (line, false),
+    }
+}
+
+fn push_line(lines: &mut Vec<String>, prefix: char, line: &str) {
+    let (body, has_nl) = strip_nl(line);
+    let mut s = String::with_capacity(body.len() + 1);
+    s.push(prefix);
+    s.push_str(body);
+    lines.push(s);
+    if !has_nl {
+        lines.push(NO_NEWLINE.to_string());
+    }
+}
+
+/// Up to `n` whole lines of `old` ending at byte `at` (which is a line start).
+fn lines_before(old: &str, at: usize, n: usize) -> Vec<&str> {
+    let mut start = at;
+    for _ in 0..n {
+        if start == 0 {
+            break;
+        }
+        start = line_start(old, start - 1);
+    }
+    lines_of(&old[start..at])
+}
+
+/// Up to `n` whole lines of `old` starting at byte `at`.
+fn lines_after(old: &str, at: usize, n: usize) -> Vec<&str> {
+    let mut end = at;
+    for _ in 0..n {
+        if end >= old.len() {
+            break;
+        }
+        end = line_end(old, end);
+    }
+    lines_of(&old[at..end])
+}
+
+fn hunks(old: &str, changes: &[Change<'_>]) -> Vec<Hunk> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < changes.len() {
+        let mut j = i;
+        while j + 1 < changes.len()
+            && changes[j + 1].old_line - (changes[j].old_line + changes[j].removed.len())
+                <= 2 * CONTEXT
+        {
+            j += 1;
+        }
+        let first = &changes[i];
+        let before = lines_before(old, first.old_start_byte, CONTEXT);
+        let mut lines = Vec::new();
+        let mut old_count = 0;
+        let mut new_count = 0;
+        for l in &before {
+            push_line(&mut lines, ' ', l);
+        }
+        old_count += before.len();
+        new_count += before.len();
+        for k in i..=j {
+            let c = &changes[k];
+            for l in &c.removed {
+                push_line(&mut lines, '-', l);
+            }
+            for l in &c.added {
+                push_line(&mut lines, '+', l);
+            }
+            old_count += c.removed.len();
+            new_count += c.added.len();
+            let gap = if k < j {
+                lines_of(&old[c.old_end_byte..changes[k + 1].old_start_byte])
+            } else {
+                lines_after(old, c.old_end_byte, CONTEXT)
+            };
+            for l in &gap {
+                push_line(&mut lines, ' ', l);
+            }
+            old_count += gap.len();
+            new_count += gap.len();
+        }
+        out.push(Hunk {
+            old_start: first.old_line - before.len() + 1,
+            old_lines: old_count,
+            new_start: first.new_line - before.len() + 1,
+            new_lines: new_count,
+            lines,
+        });
+        i = j + 1;
+    }
+    out
+}
+
+/// Whole-text patch (Write, where no spans are known): one replacement of everything.
+pub fn whole_text_patch(old: &str, new: &str) -> Vec<Hunk> {
+    if old == new {
+        return Vec::new();
+    }
+    structured_patch(
+        old,
+        &[Replacement {
+            start: 0,
+            end: old.len(),
+            text: new.to_string(),
+        }],
+    )
+}
+
+/// Unified diff text from hunks, with `a/` and `b/` headers naming `path`.
+pub fn unified_diff(path: &str, hunks: &[Hunk]) -> String {
+    if hunks.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    for h in hunks {
+        let os = if h.old_lines == 0 {
+            h.old_start - 1
+        } else {
+            h.old_start
+        };
+        let ns = if h.new_lines == 0 {
+            h.new_start - 1
+        } else {
+            h.new_start
+        };
+        out.push_str(&format!(
+            "@@ -{},{} +{},{} @@\n",
+            os, h.old_lines, ns, h.new_lines
+        ));
+        for l in &h.lines {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rep(old: &str, find: &str, to: &str) -> Vec<Replacement> {
+        let start = old.find(find).unwrap();
+        vec![Replacement {
+            start,
+            end: start + find.len(),
+            text: to.into(),
+        }]
+    }
+
+    #[test]
+    fn edit_6_single_line_change_with_context() {
+        let old = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
+        let h = structured_patch(old, &rep(old, "5", "five"));
+        assert_eq!(h.len(), 1);
+        assert_eq!(
+            (
+                h[0].old_start,
+                h[0].old_lines,
+                h[0].new_start,
+                h[0].new_lines
+            ),
+            (2, 7, 2, 7)
+        );
+        assert_eq!(
+            h[0].lines,
+            vec![" 2", " 3", " 4", "-5", "+five", " 6", " 7", " 8"]
+        );
+    }
+
+    #[test]
+    fn edit_6_no_newline_marker_and_tabs_kept() {
+        let old = "a\n\tb";
+        let h = structured_patch(old, &rep(old, "b", "c"));
+        assert_eq!(
+            h[0].lines,
+            vec![" a", "-\tb", NO_NEWLINE, "+\tc", NO_NEWLINE]
+        );
+    }
+
+    #[test]
+    fn edit_6_hunks_merge_within_six_lines() {
+        let old: String = (1..=30).map(|i| format!("{i}\n")).collect();
+        let mut reps = rep(&old, "\n3\n", "\nthree\n");
+        reps[0].start += 1;
+        reps[0].end -= 1;
+        reps[0].text = "three".into();
+        let mut second = rep(&old, "\n10\n", "");
+        second[0].start += 1;
+        second[0].end -= 1;
+        second[0].text = "ten".into();
+        reps.extend(second);
+        assert_eq!(structured_patch(&old, &reps).len(), 1, "gap of 6 merges");
+        let mut far = reps.clone();
+        let s = old.find("\n11\n").unwrap() + 1;
+        far[1] = Replacement {
+            start: s,
+            end: s + 2,
+            text: "eleven".into(),
+        };
+        assert_eq!(structured_patch(&old, &far).len(), 2, "gap of 7 splits");
+    }
+
+    #[test]
+    fn edit_6_multiline_replacement_is_diffed_inside_the_region() {
+        let old = "x\na\nb\nc\ny\n";
+        let h = structured_patch(old, &rep(old, "a\nb\nc", "A\nb\nC"));
+        assert_eq!(h[0].lines, vec![" x", "-a", "+A", " b", "-c", "+C", " y"]);
+    }
+
+    #[test]
+    fn write_patch_of_empty_old_text() {
+        let h = whole_text_patch("", "a\n");
+        assert_eq!(
+            (
+                h[0].old_start,
+                h[0].old_lines,
+                h[0].new_start,
+                h[0].new_lines
+            ),
+            (1, 0, 1, 1)
+        );
+        assert_eq!(
+            unified_diff("f", &h),
+            "--- a/f\n+++ b/f\n@@ -0,0 +1,1 @@\n+a\n"
+        );
+    }
+}

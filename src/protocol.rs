@@ -1,0 +1,236 @@
+//! Adapter protocol v1 (conformance spec §2): JSON lines over stdin/stdout.
+//!
+//! `editref serve` answers it with the reference implementation; the conformance harness speaks
+//! the other side. Each request gets exactly one reply line; input that is not a valid request
+//! gets an error reply, never a crash.
+
+use crate::error::ToolError;
+use crate::session::{Config, Session};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+/// The protocol version spoken.
+pub const PROTOCOL: u64 = 1;
+
+/// Features the reference declares (closed vocabulary of the conformance spec §3).
+pub const FEATURES: [&str; 27] = [
+    "read",
+    "edit",
+    "multi_edit",
+    "write",
+    "notebook_edit",
+    "replace_all",
+    "dry_run",
+    "read_before_write",
+    "partial_read",
+    "stale_detection",
+    "crlf",
+    "mixed_eol",
+    "utf8_bom",
+    "utf16le",
+    "utf16be",
+    "legacy_encoding",
+    "curly_quotes",
+    "desanitize",
+    "line_prefix_repair",
+    "not_found_hint",
+    "structured_patch",
+    "symlink",
+    "posix_mode",
+    "hard_link",
+    "atomic_write",
+    "root_confinement",
+    "unicode_escape",
+];
+
+/// Longest request line accepted (a longer one is answered with an error and skipped).
+pub const MAX_LINE: usize = 256 * 1024 * 1024;
+
+/// Server state: the session of the current case.
+#[derive(Default)]
+pub struct Server {
+    session: Option<Session>,
+    /// Build sessions with fsync off (tests and benchmarks only, DISK-6).
+    pub no_fsync: bool,
+}
+
+/// What the caller should do after a reply.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Keep reading requests.
+    Continue,
+    /// `bye` was received: exit 0.
+    Exit,
+}
+
+fn error_reply(seq: Value, e: &ToolError) -> Value {
+    json!({"type": "result", "seq": seq, "ok": false, "error": e.to_json()})
+}
+
+impl Server {
+    /// Handles one request line and returns the reply.
+    pub fn handle(&mut self, line: &str) -> (Value, Next) {
+        let req: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                let err = ToolError::invalid_input(format!("the request is not valid JSON: {e}"));
+                return (
+                    json!({"type": "error", "error": err.to_json()}),
+                    Next::Continue,
+                );
+            }
+        };
+        let kind = req.get("type").and_then(Value::as_str).unwrap_or("");
+        match kind {
+            "hello" => (
+                json!({
+                    "type": "hello",
+                    "protocol": PROTOCOL,
+                    "implementation": {"name": "editref", "version": crate::VERSION},
+                    "features": FEATURES,
+                }),
+                Next::Continue,
+            ),
+            "case_start" => {
+                let Some(dir) = req.get("sandbox").and_then(Value::as_str) else {
+                    let err = ToolError::invalid_input("case_start needs a `sandbox` directory");
+                    return (
+                        json!({"type": "error", "error": err.to_json()}),
+                        Next::Continue,
+                    );
+                };
+                let dir = PathBuf::from(dir);
+                let mut config = Config::new(&dir).with_root(&dir);
+                config.fsync = !self.no_fsync;
+                self.session = Some(Session::new(config));
+                (json!({"type": "ready"}), Next::Continue)
+            }
+            "call" => {
+                let seq = req.get("seq").cloned().unwrap_or(Value::Null);
+                let tool = req.get("tool").and_then(Value::as_str).unwrap_or("");
+                let input = req.get("input").cloned().unwrap_or(Value::Null);
+                let Some(session) = &self.session else {
+                    let err =
+                        ToolError::invalid_input("call before case_start: no session is open");
+                    return (error_reply(seq, &err), Next::Continue);
+                };
+                match session.call(tool, &input) {
+                    Ok(output) => (
+                        json!({"type": "result", "seq": seq, "ok": true, "output": output}),
+                        Next::Continue,
+                    ),
+                    Err(e) => (error_reply(seq, &e), Next::Continue),
+                }
+            }
+            "case_end" => {
+                self.session = None;
+                (json!({"type": "done"}), Next::Continue)
+            }
+            "bye" => (json!({"type": "bye"}), Next::Exit),
+            other => {
+                let err = ToolError::invalid_input(format!("unknown request type '{other}'"));
+                (
+                    json!({"type": "error", "error": err.to_json()}),
+                    Next::Continue,
+                )
+            }
+        }
+    }
+}
+
+/// Serves the protocol until `bye` or end of input.
+pub fn serve(input: impl BufRead, mut output: impl Write, no_fsync: bool) -> std::io::Result<()> {
+    let mut server = Server {
+        session: None,
+        no_fsync,
+    };
+    let mut input = input;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = read_line_bounded(&mut input, &mut buf)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let reply = match std::str::from_utf8(&buf) {
+            _ if buf.len() > MAX_LINE => {
+                let err =
+                    ToolError::invalid_input(format!("request line longer than {MAX_LINE} bytes"));
+                (
+                    json!({"type": "error", "error": err.to_json()}),
+                    Next::Continue,
+                )
+            }
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => server.handle(line.trim_end_matches(['\n', '\r'])),
+            Err(_) => {
+                let err = ToolError::invalid_input("request line is not UTF-8");
+                (
+                    json!({"type": "error", "error": err.to_json()}),
+                    Next::Continue,
+                )
+            }
+        };
+        if reply.1 == Next::Exit {
+            return Ok(());
+        }
+        serde_json::to_writer(&mut output, &reply.0)?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+    }
+}
+
+/// Reads one line, keeping at most `MAX_LINE + 1` bytes of it (the rest is discarded).
+fn read_line_bounded(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(total);
+        }
+        let (chunk, done) = match memchr::memchr(b'\n', available) {
+            Some(i) => (&available[..=i], true),
+            None => (available, false),
+        };
+        let room = (MAX_LINE + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = chunk.len();
+        total += used;
+        input.consume(used);
+        if done {
+            return Ok(total);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn garbage_gets_an_error_reply_not_a_crash() {
+        let mut s = Server::default();
+        for line in [
+            "{",
+            "[]",
+            "{\"type\":\"call\"}",
+            "{\"type\":\"nope\"}",
+            "\"x\"",
+        ] {
+            let (reply, next) = s.handle(line);
+            assert_eq!(next, Next::Continue);
+            assert!(reply.get("error").is_some(), "{line}: {reply}");
+        }
+    }
+
+    #[test]
+    fn hello_declares_protocol_and_features() {
+        let (reply, _) = Server::default().handle("{\"type\":\"hello\",\"protocol\":1}");
+        assert_eq!(reply["protocol"], 1);
+        assert!(reply["features"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("edit")));
+    }
+}

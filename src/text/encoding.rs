@@ -1,0 +1,302 @@
+//! Byte ⇄ text decoding that never loses a byte (TEXT-1, TEXT-2, TEXT-3, TEXT-7).
+//!
+//! A file is accepted only when we can write back exactly the bytes we read for every part of it
+//! that an edit does not replace. UTF-8 is taken as is; UTF-16 needs its BOM; any other bytes go
+//! through legacy-encoding detection and are accepted only when decode → encode gives back the
+//! identical bytes. Everything else is refused, never decoded lossily.
+
+use encoding_rs::Encoding as Legacy;
+use std::borrow::Cow;
+
+/// How a file's bytes map to text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextEncoding {
+    /// UTF-8; `bom` says whether `EF BB BF` leads the file.
+    Utf8 {
+        /// The file starts with the UTF-8 BOM.
+        bom: bool,
+    },
+    /// UTF-16 little endian, with its `FF FE` BOM.
+    Utf16Le,
+    /// UTF-16 big endian, with its `FE FF` BOM.
+    Utf16Be,
+    /// A stateless legacy encoding (windows-1252, Shift_JIS, GBK, …) whose round trip was
+    /// checked to be exact.
+    Legacy(&'static Legacy),
+}
+
+impl TextEncoding {
+    /// The BOM bytes this encoding writes in front of the text (empty when none).
+    pub fn bom(self) -> &'static [u8] {
+        match self {
+            TextEncoding::Utf8 { bom: true } => b"\xEF\xBB\xBF",
+            TextEncoding::Utf16Le => b"\xFF\xFE",
+            TextEncoding::Utf16Be => b"\xFE\xFF",
+            _ => b"",
+        }
+    }
+
+    /// A short human name, used in messages and results.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextEncoding::Utf8 { bom: false } => "utf-8",
+            TextEncoding::Utf8 { bom: true } => "utf-8-bom",
+            TextEncoding::Utf16Le => "utf-16le",
+            TextEncoding::Utf16Be => "utf-16be",
+            TextEncoding::Legacy(e) => e.name(),
+        }
+    }
+
+    /// Appends the encoded form of `text` (no BOM) to `out`.
+    ///
+    /// Fails with the first character the encoding cannot represent; nothing is appended then.
+    pub fn encode_into(self, text: &str, out: &mut Vec<u8>) -> Result<(), char> {
+        match self {
+            TextEncoding::Utf8 { .. } => out.extend_from_slice(text.as_bytes()),
+            TextEncoding::Utf16Le => {
+                out.reserve(text.len() * 2);
+                for unit in text.encode_utf16() {
+                    out.extend_from_slice(&unit.to_le_bytes());
+                }
+            }
+            TextEncoding::Utf16Be => {
+                out.reserve(text.len() * 2);
+                for unit in text.encode_utf16() {
+                    out.extend_from_slice(&unit.to_be_bytes());
+                }
+            }
+            TextEncoding::Legacy(enc) => {
+                let (bytes, _, unmappable) = enc.encode(text);
+                if unmappable {
+                    let bad = text
+                        .chars()
+                        .find(|c| {
+                            let mut buf = [0u8; 4];
+                            enc.encode(c.encode_utf8(&mut buf)).2
+                        })
+                        .unwrap_or('\u{FFFD}');
+                    return Err(bad);
+                }
+                out.extend_from_slice(&bytes);
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of encoded bytes `text` takes, for encodings where that is cheap to know
+    /// without encoding (UTF-8 and UTF-16); `None` for legacy encodings.
+    pub fn encoded_len(self, text: &str) -> Option<usize> {
+        match self {
+            TextEncoding::Utf8 { .. } => Some(text.len()),
+            TextEncoding::Utf16Le | TextEncoding::Utf16Be => {
+                Some(text.chars().map(|c| c.len_utf16() * 2).sum())
+            }
+            TextEncoding::Legacy(_) => None,
+        }
+    }
+}
+
+/// Why bytes were not accepted as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// TEXT-7: a NUL byte (or U+0000) means the file is binary.
+    Binary,
+    /// TEXT-1/2: no lossless interpretation was found; the string says why.
+    Encoding(String),
+}
+
+/// The decoded text of a file and how it was encoded.
+#[derive(Debug, Clone)]
+pub struct Decoded<'a> {
+    /// The encoding to write the text back with.
+    pub encoding: TextEncoding,
+    /// The text exactly as stored (CRLF and lone CR intact, BOM removed).
+    pub text: Cow<'a, str>,
+}
+
+/// Legacy encodings we accept: stateless ones, so that any slice of the decoded text encodes
+/// back to exactly the bytes it came from.
+fn is_accepted_legacy(enc: &'static Legacy) -> bool {
+    enc.is_single_byte()
+        || enc == encoding_rs::SHIFT_JIS
+        || enc == encoding_rs::EUC_JP
+        || enc == encoding_rs::EUC_KR
+        || enc == encoding_rs::GBK
+        || enc == encoding_rs::GB18030
+        || enc == encoding_rs::BIG5
+}
+
+/// Decodes file bytes per TEXT-1: BOM first, then UTF-8, then a checked legacy guess.
+pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
+    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return decode_utf8(rest, true);
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+        return decode_utf16(rest, false).map(|text| Decoded {
+            encoding: TextEncoding::Utf16Le,
+            text: Cow::Owned(text),
+        });
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
+        return decode_utf16(rest, true).map(|text| Decoded {
+            encoding: TextEncoding::Utf16Be,
+            text: Cow::Owned(text),
+        });
+    }
+    decode_utf8(bytes, false)
+}
+
+fn decode_utf8(bytes: &[u8], bom: bool) -> Result<Decoded<'_>, DecodeError> {
+    if memchr::memchr(0, bytes).is_some() {
+        return Err(DecodeError::Binary);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(Decoded {
+            encoding: TextEncoding::Utf8 { bom },
+            text: Cow::Borrowed(text),
+        }),
+        Err(err) if bom => Err(DecodeError::Encoding(format!(
+            "the file starts with a UTF-8 byte order mark but byte {} is not valid UTF-8",
+            err.valid_up_to() + 3
+        ))),
+        Err(err) => decode_legacy(bytes, err.valid_up_to()),
+    }
+}
+
+fn decode_legacy(bytes: &[u8], bad_at: usize) -> Result<Decoded<'_>, DecodeError> {
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(bytes, true);
+    let guess = detector.guess(None, chardetng::Utf8Detection::Allow);
+    let refuse = || {
+        DecodeError::Encoding(format!(
+            "byte {bad_at} is not valid UTF-8 and no legacy encoding reproduces the file's bytes exactly"
+        ))
+    };
+    if guess == encoding_rs::UTF_8 || !is_accepted_legacy(guess) {
+        return Err(refuse());
+    }
+    let text = guess
+        .decode_without_bom_handling_and_without_replacement(bytes)
+        .ok_or_else(refuse)?;
+    if text.contains('\0') {
+        return Err(DecodeError::Binary);
+    }
+    let (again, _, unmappable) = guess.encode(&text);
+    if unmappable || again.as_ref() != bytes {
+        return Err(refuse());
+    }
+    Ok(Decoded {
+        encoding: TextEncoding::Legacy(guess),
+        text: Cow::Owned(text.into_owned()),
+    })
+}
+
+fn decode_utf16(bytes: &[u8], big_endian: bool) -> Result<String, DecodeError> {
+    if bytes.len() % 2 != 0 {
+        return Err(DecodeError::Encoding(
+            "the file has a UTF-16 byte order mark but an odd number of bytes".into(),
+        ));
+    }
+    let units = bytes.chunks_exact(2).map(|pair| {
+        let pair = [pair[0], pair[1]];
+        if big_endian {
+            u16::from_be_bytes(pair)
+        } else {
+            u16::from_le_bytes(pair)
+        }
+    });
+    let mut text = String::with_capacity(bytes.len() / 2);
+    for (index, unit) in char::decode_utf16(units).enumerate() {
+        match unit {
+            Ok('\0') => return Err(DecodeError::Binary),
+            Ok(c) => text.push(c),
+            Err(_) => {
+                return Err(DecodeError::Encoding(format!(
+                    "the UTF-16 text has an unpaired surrogate near code unit {index}"
+                )))
+            }
+        }
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(bytes: &[u8]) -> Vec<u8> {
+        let d = decode(bytes).expect("accepted");
+        let mut out = d.encoding.bom().to_vec();
+        d.encoding
+            .encode_into(&d.text, &mut out)
+            .expect("encodable");
+        out
+    }
+
+    #[test]
+    fn text_1_bom_selects_the_encoding() {
+        assert_eq!(
+            decode(b"\xEF\xBB\xBFhi").unwrap().encoding,
+            TextEncoding::Utf8 { bom: true }
+        );
+        assert_eq!(
+            decode(b"\xFF\xFEh\0i\0").unwrap().encoding,
+            TextEncoding::Utf16Le
+        );
+        assert_eq!(
+            decode(b"\xFE\xFF\0h\0i").unwrap().encoding,
+            TextEncoding::Utf16Be
+        );
+        assert_eq!(decode(b"\xFE\xFF\0h\0i").unwrap().text, "hi");
+    }
+
+    #[test]
+    fn text_2_round_trips_are_exact() {
+        for bytes in [
+            &b"plain\r\nmixed\nlone\rcr"[..],
+            b"\xEF\xBB\xBFbom",
+            b"\xFF\xFEa\0\r\0\n\0",
+            b"caf\xE9 na\xEFve r\xE9sum\xE9 \x93quoted\x94 text here",
+        ] {
+            assert_eq!(round_trip(bytes), bytes);
+        }
+    }
+
+    #[test]
+    fn text_1_windows_1252_is_detected_when_exact() {
+        let d = decode(b"caf\xE9 na\xEFve r\xE9sum\xE9 \x93quoted\x94 text here").unwrap();
+        assert!(matches!(d.encoding, TextEncoding::Legacy(_)));
+        assert!(d.text.contains("café"));
+    }
+
+    #[test]
+    fn text_7_nul_means_binary() {
+        assert_eq!(decode(b"a\0b").unwrap_err(), DecodeError::Binary);
+        assert_eq!(decode(b"h\0i\0").unwrap_err(), DecodeError::Binary);
+        assert_eq!(decode(b"\xFF\xFEa\0\0\0").unwrap_err(), DecodeError::Binary);
+    }
+
+    #[test]
+    fn text_2_bad_utf16_is_refused() {
+        assert!(matches!(
+            decode(b"\xFF\xFEa"),
+            Err(DecodeError::Encoding(_))
+        ));
+        assert!(matches!(
+            decode(b"\xFF\xFE\x00\xD8a\0"),
+            Err(DecodeError::Encoding(_))
+        ));
+        assert!(matches!(
+            decode(b"\xEF\xBB\xBF\xFF"),
+            Err(DecodeError::Encoding(_))
+        ));
+    }
+
+    #[test]
+    fn unrepresentable_characters_are_reported() {
+        let enc = TextEncoding::Legacy(encoding_rs::WINDOWS_1252);
+        let mut out = Vec::new();
+        assert_eq!(enc.encode_into("a\u{4E2D}", &mut out), Err('\u{4E2D}'));
+        assert!(out.is_empty());
+    }
+}

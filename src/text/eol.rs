@@ -1,0 +1,172 @@
+//! Line endings (TEXT-4, TEXT-5): the LF view of a text and the map back to the stored text.
+//!
+//! Matching works on the *LF view*, where every CRLF is seen as LF and a lone CR is an ordinary
+//! character. Writing must leave every untouched byte alone, so the view keeps a sorted list of
+//! the places where a CR was dropped; any view offset maps back with one binary search.
+
+use std::borrow::Cow;
+
+/// The line ending written for line breaks inside inserted text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Eol {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    Crlf,
+}
+
+impl Eol {
+    /// The bytes of this ending.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Eol::Lf => "\n",
+            Eol::Crlf => "\r\n",
+        }
+    }
+}
+
+/// Counts of the two kinds of line break in a text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EolCounts {
+    /// CRLF breaks.
+    pub crlf: usize,
+    /// LF breaks not preceded by CR.
+    pub lf: usize,
+}
+
+impl EolCounts {
+    /// TEXT-4: CRLF when CRLF breaks strictly outnumber LF-only breaks, else LF.
+    pub fn dominant(self) -> Eol {
+        if self.crlf > self.lf {
+            Eol::Crlf
+        } else {
+            Eol::Lf
+        }
+    }
+
+    /// Whether the text has any line break at all.
+    pub fn any(self) -> bool {
+        self.crlf + self.lf > 0
+    }
+}
+
+/// The LF view of a stored text: the view itself (only when it differs) and the map back.
+#[derive(Debug, Clone, Default)]
+pub struct LfView {
+    /// The text with every CRLF turned into LF; `None` when the stored text has no CRLF, in
+    /// which case the stored text *is* the view and nothing was copied.
+    pub view: Option<String>,
+    /// View offsets of the `\n`s whose CR was dropped, ascending.
+    pub dropped_cr: Vec<usize>,
+    /// How many breaks of each kind the stored text has.
+    pub counts: EolCounts,
+}
+
+impl LfView {
+    /// Builds the view of `stored`. Costs one scan for `\n` (and one for CRLF when a CR is
+    /// present); texts without CRLF are not copied.
+    pub fn new(stored: &str) -> LfView {
+        let bytes = stored.as_bytes();
+        let newlines = memchr::memchr_iter(b'\n', bytes).count();
+        if memchr::memchr(b'\r', bytes).is_none() {
+            return LfView {
+                view: None,
+                dropped_cr: Vec::new(),
+                counts: EolCounts {
+                    crlf: 0,
+                    lf: newlines,
+                },
+            };
+        }
+        let mut view = String::with_capacity(stored.len());
+        let mut dropped_cr = Vec::new();
+        let mut last = 0;
+        for cr in memchr::memmem::find_iter(bytes, b"\r\n") {
+            view.push_str(&stored[last..cr]);
+            dropped_cr.push(view.len());
+            last = cr + 1;
+        }
+        view.push_str(&stored[last..]);
+        let crlf = dropped_cr.len();
+        LfView {
+            view: (crlf > 0).then_some(view),
+            dropped_cr,
+            counts: EolCounts {
+                crlf,
+                lf: newlines - crlf,
+            },
+        }
+    }
+
+    /// The view, given the stored text it was built from.
+    pub fn view<'s>(&'s self, stored: &'s str) -> &'s str {
+        self.view.as_deref().unwrap_or(stored)
+    }
+
+    /// Maps a view offset to the offset in the stored text.
+    ///
+    /// A span `[s, e)` of the view maps to `[to_stored(s), to_stored(e))`, which includes the CR
+    /// of every CRLF whose LF is inside the span and nothing else.
+    pub fn to_stored(&self, offset: usize) -> usize {
+        offset + self.dropped_cr.partition_point(|&p| p < offset)
+    }
+}
+
+/// TEXT-5: turns every CRLF of a model-supplied string into LF.
+pub fn normalize_crlf(s: &str) -> Cow<'_, str> {
+    if s.contains("\r\n") {
+        Cow::Owned(s.replace("\r\n", "\n"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// Writes the LFs of LF-view text with the given ending.
+pub fn with_eol(s: &str, eol: Eol) -> Cow<'_, str> {
+    match eol {
+        Eol::Crlf if s.contains('\n') => Cow::Owned(s.replace('\n', "\r\n")),
+        _ => Cow::Borrowed(s),
+    }
+}
+
+/// Counts the breaks of a string without building its view.
+pub fn count_eols(s: &str) -> EolCounts {
+    let bytes = s.as_bytes();
+    let newlines = memchr::memchr_iter(b'\n', bytes).count();
+    let crlf = memchr::memmem::find_iter(bytes, b"\r\n").count();
+    EolCounts {
+        crlf,
+        lf: newlines - crlf,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_4_dominant_needs_a_strict_majority() {
+        assert_eq!(count_eols("a\r\nb\nc\n").dominant(), Eol::Lf);
+        assert_eq!(count_eols("a\r\nb\r\nc\n").dominant(), Eol::Crlf);
+        assert_eq!(count_eols("a\r\nb\n").dominant(), Eol::Lf);
+        assert_eq!(count_eols("abc").dominant(), Eol::Lf);
+        assert_eq!(count_eols("a\rb\rc\r\n").dominant(), Eol::Crlf);
+    }
+
+    #[test]
+    fn text_5_view_drops_only_the_cr_of_crlf() {
+        let v = LfView::new("a\r\nb\rc\r\n");
+        assert_eq!(v.view.as_deref(), Some("a\nb\rc\n"));
+        assert_eq!(v.dropped_cr, vec![1, 5]);
+        assert_eq!(v.to_stored(0), 0);
+        assert_eq!(v.to_stored(1), 1);
+        assert_eq!(v.to_stored(2), 3);
+        assert_eq!(v.to_stored(6), 8);
+    }
+
+    #[test]
+    fn texts_without_cr_are_borrowed() {
+        let v = LfView::new("a\nb\n");
+        assert!(v.view.is_none());
+    }
+}

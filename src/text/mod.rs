@@ -1,0 +1,306 @@
+//! The document model (TEXT-1..7): a file's bytes seen as text, and the lossless way back.
+//!
+//! A [`Document`] borrows the bytes it was decoded from. Matching sees only its LF view;
+//! [`Document::render`] turns replacements of LF-view spans into the output byte chunks, where
+//! every chunk outside a replaced span is the file's own bytes, untouched (TEXT-6).
+
+pub mod encoding;
+pub mod eol;
+pub mod quotes;
+
+use std::borrow::Cow;
+
+pub use encoding::{decode, DecodeError, TextEncoding};
+pub use eol::{Eol, EolCounts, LfView};
+
+/// One replaced span of the LF view and the LF-view text that takes its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replacement {
+    /// Start offset in the LF view.
+    pub start: usize,
+    /// End offset (exclusive) in the LF view.
+    pub end: usize,
+    /// The new text, with LF line breaks.
+    pub text: String,
+}
+
+/// A piece of output: either bytes of the original file or newly encoded bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chunk<'a> {
+    /// Untouched bytes of the original file.
+    Original(&'a [u8]),
+    /// Bytes produced for inserted text (or a re-encoded untouched span of a legacy file).
+    New(Vec<u8>),
+}
+
+impl Chunk<'_> {
+    /// The bytes of the chunk.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Chunk::Original(b) => b,
+            Chunk::New(b) => b,
+        }
+    }
+}
+
+/// Concatenates chunks (tests and small outputs; the disk layer writes chunks one by one).
+pub fn concat(chunks: &[Chunk<'_>]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(chunks.iter().map(|c| c.bytes().len()).sum());
+    for c in chunks {
+        out.extend_from_slice(c.bytes());
+    }
+    out
+}
+
+/// A 128-bit content hash plus length: what the read state remembers of the text a model saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Fingerprint {
+    /// xxh3-128 of the LF view.
+    pub hash: u128,
+    /// Byte length of the LF view.
+    pub len: u64,
+}
+
+impl Fingerprint {
+    /// The fingerprint of an LF-view text.
+    pub fn of(view: &str) -> Fingerprint {
+        Fingerprint {
+            hash: xxhash_rust::xxh3::xxh3_128(view.as_bytes()),
+            len: view.len() as u64,
+        }
+    }
+}
+
+/// A decoded file.
+#[derive(Debug, Clone)]
+pub struct Document<'a> {
+    bytes: &'a [u8],
+    encoding: TextEncoding,
+    stored: Cow<'a, str>,
+    lf: LfView,
+    dominant: Eol,
+}
+
+/// A character the file's encoding cannot represent (D11, D14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unrepresentable(pub char);
+
+impl<'a> Document<'a> {
+    /// Decodes `bytes` (TEXT-1); refuses binary and undecodable input.
+    pub fn decode(bytes: &'a [u8]) -> Result<Document<'a>, DecodeError> {
+        let decoded = decode(bytes)?;
+        let lf = LfView::new(&decoded.text);
+        let dominant = lf.counts.dominant();
+        Ok(Document {
+            bytes,
+            encoding: decoded.encoding,
+            stored: decoded.text,
+            lf,
+            dominant,
+        })
+    }
+
+    /// An empty UTF-8 document whose inserted line breaks use `dominant` (file creation).
+    pub fn empty(dominant: Eol) -> Document<'static> {
+        Document {
+            bytes: b"",
+            encoding: TextEncoding::Utf8 { bom: false },
+            stored: Cow::Borrowed(""),
+            lf: LfView::default(),
+            dominant,
+        }
+    }
+
+    /// The LF view that matching works on (TEXT-5); never includes the BOM (TEXT-3).
+    pub fn view(&self) -> &str {
+        self.lf.view(&self.stored)
+    }
+
+    /// The encoding the file is written back in.
+    pub fn encoding(&self) -> TextEncoding {
+        self.encoding
+    }
+
+    /// The ending written for LFs of inserted text (TEXT-4, TEXT-6).
+    pub fn dominant(&self) -> Eol {
+        self.dominant
+    }
+
+    /// Overrides the ending used for inserted text (whole-content replacement of a file with no
+    /// line break of its own takes the new text's ending).
+    pub fn set_dominant(&mut self, eol: Eol) {
+        self.dominant = eol;
+    }
+
+    /// Break counts of the stored text.
+    pub fn eol_counts(&self) -> EolCounts {
+        self.lf.counts
+    }
+
+    /// The fingerprint of the LF view.
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint::of(self.view())
+    }
+
+    /// TEXT-6: the output bytes after replacing LF-view spans, as chunks.
+    ///
+    /// `replacements` must be sorted and non-overlapping. Bytes outside every span are the
+    /// original bytes (borrowed, or for legacy encodings re-encoded, which TEXT-2 guarantees to be
+    /// identical); each LF inside inserted text is written as the dominant ending.
+    pub fn render(&self, replacements: &[Replacement]) -> Result<Vec<Chunk<'a>>, Unrepresentable> {
+        let mut chunks = Vec::with_capacity(2 * replacements.len() + 2);
+        let bom = self.encoding.bom();
+        if !bom.is_empty() {
+            chunks.push(Chunk::Original(&self.bytes[..bom.len()]));
+        }
+        let stored: &str = &self.stored;
+        let mut cursor = Cursor {
+            text_pos: 0,
+            byte_pos: bom.len(),
+        };
+        for rep in replacements {
+            let s = self.lf.to_stored(rep.start);
+            let e = self.lf.to_stored(rep.end);
+            self.push_original(&mut chunks, &mut cursor, stored, s)?;
+            let inserted = eol::with_eol(&rep.text, self.dominant);
+            if !inserted.is_empty() {
+                let mut out = Vec::new();
+                self.encoding
+                    .encode_into(&inserted, &mut out)
+                    .map_err(Unrepresentable)?;
+                chunks.push(Chunk::New(out));
+            }
+            self.skip(&mut cursor, stored, e);
+        }
+        self.push_original(&mut chunks, &mut cursor, stored, stored.len())?;
+        Ok(chunks)
+    }
+
+    fn push_original(
+        &self,
+        chunks: &mut Vec<Chunk<'a>>,
+        cursor: &mut Cursor,
+        stored: &str,
+        to: usize,
+    ) -> Result<(), Unrepresentable> {
+        if to <= cursor.text_pos {
+            return Ok(());
+        }
+        let segment = &stored[cursor.text_pos..to];
+        match self.encoding.encoded_len(segment) {
+            Some(n) => {
+                chunks.push(Chunk::Original(
+                    &self.bytes[cursor.byte_pos..cursor.byte_pos + n],
+                ));
+                cursor.byte_pos += n;
+            }
+            None => {
+                let mut out = Vec::with_capacity(segment.len());
+                self.encoding
+                    .encode_into(segment, &mut out)
+                    .map_err(Unrepresentable)?;
+                chunks.push(Chunk::New(out));
+            }
+        }
+        cursor.text_pos = to;
+        Ok(())
+    }
+
+    fn skip(&self, cursor: &mut Cursor, stored: &str, to: usize) {
+        if to <= cursor.text_pos {
+            return;
+        }
+        let segment = &stored[cursor.text_pos..to];
+        if let Some(n) = self.encoding.encoded_len(segment) {
+            cursor.byte_pos += n;
+        }
+        cursor.text_pos = to;
+    }
+
+    /// The fingerprint the LF view will have after `replacements`, without building it.
+    pub fn fingerprint_after(&self, replacements: &[Replacement]) -> Fingerprint {
+        let view = self.view().as_bytes();
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        let mut last = 0;
+        let mut len = 0u64;
+        for rep in replacements {
+            hasher.update(&view[last..rep.start]);
+            hasher.update(rep.text.as_bytes());
+            len += (rep.start - last + rep.text.len()) as u64;
+            last = rep.end;
+        }
+        hasher.update(&view[last..]);
+        len += (view.len() - last) as u64;
+        Fingerprint {
+            hash: hasher.digest128(),
+            len,
+        }
+    }
+}
+
+struct Cursor {
+    text_pos: usize,
+    byte_pos: usize,
+}
+
+/// 1-based line number of a view offset.
+pub fn line_of(view: &str, offset: usize) -> usize {
+    1 + memchr::memchr_iter(b'\n', &view.as_bytes()[..offset]).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(bytes: &[u8], find: &str, to: &str) -> Vec<u8> {
+        let doc = Document::decode(bytes).unwrap();
+        let start = doc.view().find(find).unwrap();
+        let reps = [Replacement {
+            start,
+            end: start + find.len(),
+            text: to.to_string(),
+        }];
+        concat(&doc.render(&reps).unwrap())
+    }
+
+    #[test]
+    fn text_6_untouched_bytes_stay_in_mixed_files() {
+        assert_eq!(
+            edit(b"a\r\nb\nc\rd\r\n", "b\nc", "B\nC"),
+            b"a\r\nB\r\nC\rd\r\n",
+            "the inserted LF takes the dominant CRLF; the lone CR and other endings stay"
+        );
+        assert_eq!(
+            edit(b"a\nb\r\nc\nd\n", "d", "D\nE"),
+            b"a\nb\r\nc\nD\nE\n",
+            "LF-dominant mixed file keeps its one CRLF"
+        );
+        assert_eq!(
+            edit(b"a\r\nb\r\nc\n", "a\nb", "x\ny\nz"),
+            b"x\r\ny\r\nz\r\nc\n"
+        );
+    }
+
+    #[test]
+    fn text_3_bom_kept_and_utf16_mapped() {
+        assert_eq!(
+            edit(b"\xEF\xBB\xBFhi there", "hi", "yo"),
+            b"\xEF\xBB\xBFyo there"
+        );
+        assert_eq!(
+            edit(b"\xFF\xFEa\0\r\0\n\0b\0", "a\nb", "c\nd"),
+            b"\xFF\xFEc\0\r\0\n\0d\0"
+        );
+    }
+
+    #[test]
+    fn fingerprint_after_matches_the_rebuilt_view() {
+        let doc = Document::decode(b"one two three").unwrap();
+        let reps = [Replacement {
+            start: 4,
+            end: 7,
+            text: "2".into(),
+        }];
+        assert_eq!(doc.fingerprint_after(&reps), Fingerprint::of("one 2 three"));
+    }
+}

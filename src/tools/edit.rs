@@ -1,0 +1,218 @@
+//! Edit (EDIT-1..7), and the pipeline MultiEdit shares with it.
+//!
+//! The checks run in the order of EDIT-1. The file is loaded once, early, so that input repair
+//! can see the text (step 2 compares the *repaired* strings); the same bytes then serve the
+//! staleness check, the engine and the write-time check.
+
+use super::{decode_error, is_notebook, load, metadata_checks, not_found, stat, Input};
+use crate::disk::{self, Kind, Loaded, WriteRequest};
+use crate::engine::{self, Applied, EditReport, EditRequest};
+use crate::error::{msg, Code, ToolError, ToolResult};
+use crate::patch;
+use crate::session::{Entry, Session};
+use crate::text::{eol, Document, Fingerprint};
+use serde_json::{json, Map, Value};
+
+const FIELDS: [&str; 5] = [
+    "file_path",
+    "old_string",
+    "new_string",
+    "replace_all",
+    "dry_run",
+];
+
+/// Runs Edit.
+pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
+    let i = Input::new("Edit", input, &FIELDS)?;
+    let path = i.string("file_path")?;
+    let edit = EditRequest {
+        old_string: i.string("old_string")?,
+        new_string: i.string("new_string")?,
+        replace_all: i.boolean("replace_all")?,
+    };
+    let dry_run = i.boolean("dry_run")?;
+    let done = apply(session, &path, &[edit], dry_run, false)?;
+    let report = &done.reports[0];
+    let mut out = Map::new();
+    out.insert("filePath".into(), json!(path));
+    out.insert("oldString".into(), json!(report.old_string));
+    out.insert("newString".into(), json!(report.new_string));
+    out.insert("replaceAll".into(), json!(report.replace_all));
+    out.insert("replacements".into(), json!(report.replacements));
+    out.insert("structuredPatch".into(), json!(done.hunks));
+    out.insert("diff".into(), json!(done.diff));
+    out.insert("repairs".into(), json!(report.repairs));
+    out.insert("userModified".into(), json!(false));
+    finish(session, &mut out, dry_run);
+    Ok(Value::Object(out))
+}
+
+/// Adds the flags every edit result may carry.
+pub(crate) fn finish(session: &Session, out: &mut Map<String, Value>, dry_run: bool) {
+    if dry_run {
+        out.insert("dryRun".into(), json!(true));
+    }
+    super::mark_durability(session, out);
+}
+
+/// What a successful run produced.
+pub(crate) struct Done {
+    pub reports: Vec<EditReport>,
+    pub hunks: Vec<patch::Hunk>,
+    pub diff: String,
+}
+
+/// Attaches `edit_index` to errors of MultiEdit that belong to one edit.
+fn indexed(multi: bool, index: usize, e: ToolError) -> ToolError {
+    if multi {
+        e.with("edit_index", index)
+    } else {
+        e
+    }
+}
+
+/// The shared pipeline: EDIT-1 steps 2–12, EDIT-3 and MULTI-1..5.
+pub(crate) fn apply(
+    session: &Session,
+    path: &str,
+    edits: &[EditRequest],
+    dry_run: bool,
+    multi: bool,
+) -> ToolResult<Done> {
+    // Resolve and load quietly: failures are reported at their own step below.
+    let resolved = session.resolve(path);
+    let early: Option<Loaded> = resolved.as_ref().ok().and_then(|r| {
+        let meta = session.fs().symlink_metadata(&r.target).ok()?;
+        if meta.kind != Kind::File || meta.len > session.config().max_edit_size {
+            return None;
+        }
+        load(session, r, session.config().max_edit_size).ok()
+    });
+    let early_doc = early.as_ref().and_then(|l| Document::decode(&l.bytes).ok());
+
+    // Step 2: no_change, after repair against the text it applies to.
+    for (index, edit) in edits.iter().enumerate() {
+        let same = if index == 0 {
+            let text = early_doc.as_ref().map_or("", |d| d.view());
+            let r = engine::repaired(text, edit);
+            r.old == r.new
+        } else {
+            eol::normalize_crlf(&edit.old_string) == eol::normalize_crlf(&edit.new_string)
+        };
+        if same {
+            return Err(indexed(
+                multi,
+                index,
+                ToolError::new(Code::NoChange, msg::NO_CHANGE),
+            ));
+        }
+    }
+
+    // Step 3: path rules.
+    let r = resolved?;
+    let creating = eol::normalize_crlf(&edits[0].old_string).is_empty();
+    let meta = if r.exists {
+        let m = stat(session, &r)?;
+        super::refuse_special(&r, &m)?;
+        Some(m)
+    } else {
+        None
+    };
+
+    // Step 4: a missing file is created only by an empty old_string.
+    let Some(meta) = meta else {
+        if !creating {
+            return Err(not_found(session, &r));
+        }
+        if is_notebook(&r.lexical) || is_notebook(&r.target) {
+            return Err(ToolError::new(
+                Code::UseNotebookEdit,
+                msg::USE_NOTEBOOK_EDIT,
+            ));
+        }
+        return create(session, &r, edits, dry_run, multi);
+    };
+
+    // Step 5: metadata checks (also under dry_run).
+    metadata_checks(session, &r, &meta)?;
+    // Step 6.
+    if is_notebook(&r.lexical) || is_notebook(&r.target) {
+        return Err(ToolError::new(
+            Code::UseNotebookEdit,
+            msg::USE_NOTEBOOK_EDIT,
+        ));
+    }
+    let loaded = match early {
+        Some(l) if l.meta.same_identity(&meta) => l,
+        _ => load(session, &r, session.config().max_edit_size)?,
+    };
+    let doc = Document::decode(&loaded.bytes);
+    // Steps 7–8: read state and staleness check 1.
+    session.check_fresh(&r.target, &loaded.meta, || {
+        doc.as_ref().ok().map(Document::fingerprint)
+    })?;
+    // Step 9.
+    let mut doc = doc.map_err(|e| decode_error(e, &r.given))?;
+    // Steps 10–12 and MULTI-1..4.
+    let applied = engine::apply(doc.view(), edits).map_err(|f| indexed(multi, f.index, f.error))?;
+    if creating && !doc.eol_counts().any() {
+        doc.set_dominant(eol::count_eols(&edits[0].new_string).dominant());
+    }
+    let hunks = patch::structured_patch(doc.view(), &applied.replacements);
+    let diff = patch::unified_diff(&r.given, &hunks);
+    if !dry_run {
+        write(session, &r, &doc, &applied, Some(&loaded))?;
+    }
+    Ok(Done {
+        reports: applied.edits,
+        hunks,
+        diff,
+    })
+}
+
+/// EDIT-1 step 4 / MULTI-4: a new file from an empty old_string, later edits applied to it.
+fn create(
+    session: &Session,
+    r: &crate::session::Resolved,
+    edits: &[EditRequest],
+    dry_run: bool,
+    multi: bool,
+) -> ToolResult<Done> {
+    let doc = Document::empty(eol::count_eols(&edits[0].new_string).dominant());
+    let applied = engine::apply("", edits).map_err(|f| indexed(multi, f.index, f.error))?;
+    let hunks = patch::structured_patch("", &applied.replacements);
+    let diff = patch::unified_diff(&r.given, &hunks);
+    if !dry_run {
+        write(session, r, &doc, &applied, None)?;
+    }
+    Ok(Done {
+        reports: applied.edits,
+        hunks,
+        diff,
+    })
+}
+
+/// EDIT-3 and EDIT-4: encode per TEXT-6, replace atomically, remember the new text.
+fn write(
+    session: &Session,
+    r: &crate::session::Resolved,
+    doc: &Document<'_>,
+    applied: &Applied,
+    existing: Option<&Loaded>,
+) -> ToolResult<()> {
+    let chunks = doc
+        .render(&applied.replacements)
+        .map_err(|c| super::unrepresentable(c.0, doc.encoding().name(), &r.given))?;
+    let written = disk::atomic_write(
+        session.fs(),
+        &WriteRequest {
+            target: &r.target,
+            chunks: &chunks,
+            existing,
+            fsync: session.config().fsync,
+        },
+    )?;
+    let fingerprint: Fingerprint = doc.fingerprint_after(&applied.replacements);
+    session.remember(&r.target, Entry::full(fingerprint, &written.meta));
+    Ok(())
+}

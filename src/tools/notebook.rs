@@ -1,0 +1,377 @@
+//! NotebookEdit (NOTEBOOK-1..5) and the notebook side of Read.
+//!
+//! Notebooks are JSON; they are parsed with key order and number text preserved and written back
+//! the way Jupyter writes them (its indent, non-ASCII unescaped, trailing newline), so an
+//! unchanged notebook re-serialises to the identical bytes and an edit changes only its cell.
+
+use super::{decode_error, load, metadata_checks, not_found, stat, Input};
+use crate::disk::{self, WriteRequest};
+use crate::error::{msg, Code, ToolError, ToolResult};
+use crate::session::{Entry, Resolved, Session};
+use crate::text::{Chunk, Document, Fingerprint};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+const FIELDS: [&str; 5] = [
+    "notebook_path",
+    "cell_id",
+    "new_source",
+    "cell_type",
+    "edit_mode",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Replace,
+    Insert,
+    Delete,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Replace => "replace",
+            Mode::Insert => "insert",
+            Mode::Delete => "delete",
+        }
+    }
+}
+
+fn invalid(message: &str) -> ToolError {
+    ToolError::new(
+        Code::InvalidNotebook,
+        format!("{message} The notebook was left untouched."),
+    )
+}
+
+/// Parses notebook text; the top level must be an object with a `cells` array.
+pub fn parse(text: &str) -> ToolResult<Value> {
+    let nb: Value = serde_json::from_str(text)
+        .map_err(|e| invalid(&format!("Notebook is not valid JSON ({e}).")))?;
+    match nb.get("cells") {
+        Some(Value::Array(_)) => Ok(nb),
+        _ => Err(invalid("Notebook has no `cells` array.")),
+    }
+}
+
+/// NOTEBOOK-4: serialises like Jupyter, with the indent the file already uses.
+pub fn serialize(nb: &Value, indent: usize, trailing_newline: bool) -> String {
+    let pad = vec![b' '; indent.max(1)];
+    let mut out = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(&pad);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+    if nb.serialize(&mut ser).is_err() {
+        return String::new();
+    }
+    let mut s = String::from_utf8(out).unwrap_or_default();
+    if trailing_newline {
+        s.push('\n');
+    }
+    s
+}
+
+/// The indent width of a pretty-printed JSON text (1 when it cannot be told, D13).
+pub fn detect_indent(text: &str) -> usize {
+    text.split('\n')
+        .nth(1)
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .filter(|&n| (1..=8).contains(&n))
+        .unwrap_or(1)
+}
+
+/// A cell's source as one string (lists of lines joined).
+fn source_text(cell: &Value) -> String {
+    match cell.get("source") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts.iter().filter_map(Value::as_str).collect(),
+        _ => String::new(),
+    }
+}
+
+/// NOTEBOOK-5: a source in list-of-lines form, as Jupyter writes it.
+fn as_lines(s: &str) -> Value {
+    Value::Array(s.split_inclusive('\n').map(|l| json!(l)).collect())
+}
+
+fn cell_id(cell: &Value, index: usize) -> String {
+    cell.get("id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("cell-{index}"))
+}
+
+/// NOTEBOOK-2: exact id first, then `cell-N` as a 0-based index.
+fn find_cell(cells: &[Value], id: &str) -> ToolResult<usize> {
+    if let Some(i) = cells
+        .iter()
+        .position(|c| c.get("id").and_then(Value::as_str) == Some(id))
+    {
+        return Ok(i);
+    }
+    if let Some(n) = id
+        .strip_prefix("cell-")
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        if n < cells.len() {
+            return Ok(n);
+        }
+        return Err(ToolError::new(
+            Code::CellNotFound,
+            format!(
+                "Cell with index {n} does not exist in notebook (it has {} cells).",
+                cells.len()
+            ),
+        ));
+    }
+    Err(ToolError::new(
+        Code::CellNotFound,
+        format!(
+            "Cell with ID \"{id}\" not found in notebook. Read the notebook to see the cell ids."
+        ),
+    ))
+}
+
+fn new_id(seed: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let h = xxhash_rust::xxh3::xxh3_64(format!("{seed}-{nanos}-{}", std::process::id()).as_bytes());
+    format!("{:08x}", h as u32)
+}
+
+/// Read of a notebook: its cells, and a full read entry for later edits.
+pub fn read_cells(session: &Session, r: &Resolved) -> ToolResult<Value> {
+    let loaded = load(session, r, session.config().max_load_size)?;
+    let doc = Document::decode(&loaded.bytes).map_err(|e| decode_error(e, &r.given))?;
+    let nb = parse(doc.view())?;
+    let cells: Vec<Value> = nb["cells"]
+        .as_array()
+        .map(|cells| {
+            cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    json!({
+                        "cellId": cell_id(c, i),
+                        "cellType": c.get("cell_type").cloned().unwrap_or(Value::Null),
+                        "source": source_text(c),
+                        "outputs": c.get("outputs").cloned().unwrap_or(json!([])),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut entry = Entry::full(doc.fingerprint(), &loaded.meta);
+    entry.last_read = Some((1, None));
+    session.remember(&r.target, entry);
+    Ok(json!({"type": "notebook", "file": {"filePath": r.given}, "cells": cells}))
+}
+
+/// Runs NotebookEdit.
+pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
+    let i = Input::new("NotebookEdit", input, &FIELDS)?;
+    let path = i.string("notebook_path")?;
+    let cell = i.opt_string("cell_id")?;
+    let new_source = i.opt_string("new_source")?;
+    let cell_type = i.opt_string("cell_type")?;
+    let mode = i.opt_string("edit_mode")?;
+    // NOTEBOOK-1, in order.
+    if !super::is_notebook(std::path::Path::new(&path)) {
+        return Err(ToolError::new(Code::NotNotebook, msg::NOT_NOTEBOOK));
+    }
+    let mode = match mode.as_deref() {
+        None | Some("replace") => Mode::Replace,
+        Some("insert") => Mode::Insert,
+        Some("delete") => Mode::Delete,
+        Some(_) => {
+            return Err(
+                ToolError::invalid_input("Edit mode must be replace, insert, or delete.")
+                    .with("field", "edit_mode"),
+            )
+        }
+    };
+    if let Some(t) = &cell_type {
+        if t != "code" && t != "markdown" {
+            return Err(
+                ToolError::invalid_input("cell_type must be code or markdown.")
+                    .with("field", "cell_type"),
+            );
+        }
+    }
+    if mode == Mode::Insert && cell_type.is_none() {
+        return Err(
+            ToolError::invalid_input("Cell type is required when using edit_mode=insert.")
+                .with("field", "cell_type"),
+        );
+    }
+    if mode != Mode::Insert && cell.is_none() {
+        return Err(ToolError::invalid_input(
+            "Cell ID must be specified when not inserting a new cell.",
+        )
+        .with("field", "cell_id"));
+    }
+    let new_source = match (mode, new_source) {
+        (Mode::Delete, s) => s.unwrap_or_default(),
+        (_, Some(s)) => s,
+        (_, None) => {
+            return Err(ToolError::invalid_input(
+                "The required parameter `new_source` of NotebookEdit is missing.",
+            )
+            .with("field", "new_source"))
+        }
+    };
+    let r = session.resolve(&path)?;
+    if session.config().read_before_write && session.entry(&r.target).is_none() {
+        return Err(ToolError::new(Code::NotRead, msg::NOT_READ));
+    }
+    if !r.exists {
+        return Err(not_found(session, &r));
+    }
+    let meta = stat(session, &r)?;
+    metadata_checks(session, &r, &meta)?;
+    let loaded = load(session, &r, session.config().max_edit_size)?;
+    let doc = Document::decode(&loaded.bytes);
+    session.check_fresh(&r.target, &loaded.meta, || {
+        doc.as_ref().ok().map(Document::fingerprint)
+    })?;
+    let doc = doc.map_err(|e| decode_error(e, &r.given))?;
+    let text = doc.view();
+    let mut nb = parse(text)?;
+    let minor = nb
+        .get("nbformat_minor")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    let major = nb.get("nbformat").and_then(Value::as_u64).unwrap_or(4);
+    let wants_ids = major > 4 || (major == 4 && minor >= 5);
+    let language = nb
+        .pointer("/metadata/language_info/name")
+        .and_then(Value::as_str)
+        .unwrap_or("python")
+        .to_string();
+    let Some(cells) = nb.get_mut("cells").and_then(Value::as_array_mut) else {
+        return Err(invalid("Notebook has no `cells` array."));
+    };
+    let uses_lists = cells
+        .iter()
+        .any(|c| c.get("source").is_some_and(Value::is_array))
+        || cells.is_empty();
+    let index = match &cell {
+        Some(id) => Some(find_cell(cells, id)?),
+        None => None,
+    };
+    let (result_id, result_type) = match mode {
+        Mode::Delete => {
+            let i = index.unwrap_or(0);
+            let removed = cells.remove(i);
+            (
+                cell_id(&removed, i),
+                removed
+                    .get("cell_type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("code")
+                    .to_string(),
+            )
+        }
+        Mode::Insert => {
+            let at = index.map_or(0, |i| i + 1);
+            let kind = cell_type.clone().unwrap_or_else(|| "code".into());
+            let source = if uses_lists {
+                as_lines(&new_source)
+            } else {
+                json!(new_source)
+            };
+            let mut c = Map::new();
+            c.insert("cell_type".into(), json!(kind));
+            if kind == "code" {
+                c.insert("execution_count".into(), Value::Null);
+            }
+            let id = wants_ids.then(|| new_id(&path));
+            if let Some(id) = &id {
+                c.insert("id".into(), json!(id));
+            }
+            c.insert("metadata".into(), json!({}));
+            if kind == "code" {
+                c.insert("outputs".into(), json!([]));
+            }
+            c.insert("source".into(), source);
+            cells.insert(at, Value::Object(c));
+            (id.unwrap_or_else(|| format!("cell-{at}")), kind)
+        }
+        Mode::Replace => {
+            let i = index.unwrap_or(0);
+            let target = &mut cells[i];
+            let was_list = target.get("source").map_or(uses_lists, Value::is_array);
+            let old_kind = target
+                .get("cell_type")
+                .and_then(Value::as_str)
+                .unwrap_or("code")
+                .to_string();
+            let kind = cell_type.clone().unwrap_or_else(|| old_kind.clone());
+            if let Some(obj) = target.as_object_mut() {
+                obj.insert(
+                    "source".into(),
+                    if was_list {
+                        as_lines(&new_source)
+                    } else {
+                        json!(new_source)
+                    },
+                );
+                if kind == "code" {
+                    obj.insert("outputs".into(), json!([]));
+                    obj.insert("execution_count".into(), Value::Null);
+                } else {
+                    obj.remove("outputs");
+                    obj.remove("execution_count");
+                }
+                obj.insert("cell_type".into(), json!(kind));
+            }
+            (cell.clone().unwrap_or_default(), kind)
+        }
+    };
+    let written_text = serialize(&nb, detect_indent(text), text.ends_with('\n'));
+    let mut bytes = doc.encoding().bom().to_vec();
+    doc.encoding()
+        .encode_into(&written_text, &mut bytes)
+        .map_err(|c| super::unrepresentable(c, doc.encoding().name(), &r.given))?;
+    let chunks = [Chunk::New(bytes)];
+    let written = disk::atomic_write(
+        session.fs(),
+        &WriteRequest {
+            target: &r.target,
+            chunks: &chunks,
+            existing: Some(&loaded),
+            fsync: session.config().fsync,
+        },
+    )?;
+    session.remember(
+        &r.target,
+        Entry::full(Fingerprint::of(&written_text), &written.meta),
+    );
+    let mut out = Map::new();
+    out.insert("notebook_path".into(), json!(path));
+    out.insert("cell_id".into(), json!(result_id));
+    out.insert("cell_type".into(), json!(result_type));
+    out.insert("edit_mode".into(), json!(mode.name()));
+    out.insert("new_source".into(), json!(new_source));
+    out.insert("language".into(), json!(language));
+    super::mark_durability(session, &mut out);
+    Ok(Value::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notebook_4_jupyter_text_round_trips() {
+        let text = "{\n \"cells\": [\n  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 1,\n   \"metadata\": {},\n   \"outputs\": [],\n   \"source\": [\n    \"print(\\\"héllo\\\")\\n\",\n    \"x = 1.50\"\n   ]\n  }\n ],\n \"metadata\": {\"a\": 1e-05},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n";
+        let nb = parse(text).unwrap();
+        let again = serialize(&nb, detect_indent(text), true);
+        // The inline object above is not Jupyter's layout; compare a Jupyter-shaped one.
+        let jupyter = serialize(&parse(&again).unwrap(), 1, true);
+        assert_eq!(again, jupyter);
+        assert!(again.contains("1e-05"), "number text kept verbatim");
+        assert!(again.contains("héllo"), "non-ASCII unescaped");
+    }
+}
