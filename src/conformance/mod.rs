@@ -16,9 +16,11 @@
 //!   codes and certification;
 //! - [`report`], [`manifest`] and [`matrix`] write what a run found; [`cli`] is the command line.
 
+pub mod adapter;
 pub mod case;
 pub mod load;
 pub mod sandbox;
+pub mod subprocess;
 
 /// Entry point of `editref conform`; returns the process exit code.
 pub fn run_cli(_args: &[String]) -> u8 {
