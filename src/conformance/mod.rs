@@ -18,6 +18,7 @@
 
 pub mod adapter;
 pub mod case;
+pub mod check;
 pub mod load;
 pub mod sandbox;
 pub mod subprocess;
