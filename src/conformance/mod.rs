@@ -20,6 +20,7 @@ pub mod adapter;
 pub mod case;
 pub mod check;
 pub mod load;
+pub mod run;
 pub mod sandbox;
 pub mod subprocess;
 
