@@ -261,6 +261,16 @@ fn yaml_error(source: &str, text: &str, e: &serde_saphyr::Error) -> LoadError {
             message.truncate(i);
         }
     }
+    // Advice meant for programmers using the YAML library, not for case authors.
+    if let Some(i) = message.find(", set DuplicateKeyPolicy") {
+        message.truncate(i);
+    }
+    message = message
+        .replace(
+            "expected mapping start",
+            "expected a mapping ({key: value})",
+        )
+        .replace("expected sequence start", "expected a list ([a, b])");
     let field = quoted_field(&message)
         .or_else(|| key_on_line(text, line))
         .unwrap_or_default();

@@ -137,11 +137,15 @@ impl CaseRecord {
             area: b.id.split('/').next().unwrap_or_default().to_string(),
             level: None,
             status: Status::HarnessError,
-            reason: b
-                .errors
-                .first()
-                .map(|e| format!("malformed case: {e}"))
-                .unwrap_or_else(|| "malformed case".into()),
+            reason: match b.errors.len() {
+                0 => "malformed case".into(),
+                1 => format!("malformed case: {}", b.errors[0]),
+                n => format!(
+                    "malformed case: {} (and {} more problems)",
+                    b.errors[0],
+                    n - 1
+                ),
+            },
             duration_ms: 0,
             step: None,
             expected: None,
