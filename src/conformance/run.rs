@@ -651,4 +651,86 @@ mod tests {
             serde_json::json!([1])
         );
     }
+
+    /// An adapter that answers from a script: one entry per call.
+    struct Scripted {
+        replies: Vec<Result<super::super::adapter::Reply, AdapterError>>,
+        started: usize,
+    }
+
+    impl Adapter for Scripted {
+        fn hello(&mut self) -> Result<super::super::adapter::Hello, AdapterError> {
+            unreachable!()
+        }
+        fn case_start(&mut self, _id: &str, _sandbox: &Path) -> Result<(), AdapterError> {
+            self.started += 1;
+            Ok(())
+        }
+        fn call(
+            &mut self,
+            _seq: u64,
+            _tool: &str,
+            _input: &Value,
+        ) -> Result<super::super::adapter::Reply, AdapterError> {
+            if self.replies.is_empty() {
+                return Err(AdapterError::Crash("script exhausted".into()));
+            }
+            self.replies.remove(0)
+        }
+        fn case_end(&mut self) -> Result<(), AdapterError> {
+            Ok(())
+        }
+    }
+
+    fn two_call_case() -> Case {
+        let text = "id: edit/t\ntitle: t\nspec: [X-1]\nlevel: core\nrequires: [edit]\nsince: \"0.1.0\"\n\
+                    files:\n  a.txt: {text: \"a\"}\nsteps:\n  - call: {tool: Read, input: {file_path: a.txt}}\n  \
+                    - call: {tool: Edit, input: {file_path: a.txt, old_string: a, new_string: b}}\n    \
+                    expect: {error: ambiguous}\n";
+        super::super::load::parse_case("t", "edit/t.yaml", text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn run_case_statuses() {
+        use super::super::adapter::Reply;
+        let case = two_call_case();
+        let features = vec!["edit".to_string()];
+        let run = |replies| {
+            let mut a = Scripted {
+                replies,
+                started: 0,
+            };
+            run_case(&mut a, &features, &case, None, false)
+        };
+        let ok = || Ok(Reply::Ok(serde_json::json!({})));
+        let amb = || Ok(Reply::Err(serde_json::json!({"code": "ambiguous"})));
+
+        assert_eq!(run(vec![ok(), amb()]).status, Status::Pass);
+
+        let r = run(vec![ok(), ok()]);
+        assert_eq!((r.status, r.step), (Status::Fail, Some(2)));
+        assert!(
+            r.reason.contains("expected error ambiguous, got success"),
+            "{}",
+            r.reason
+        );
+
+        let r = run(vec![Err(AdapterError::Crash("exited".into()))]);
+        assert_eq!((r.status, r.step), (Status::Crash, Some(1)));
+        let r = run(vec![ok(), Err(AdapterError::Timeout("slow".into()))]);
+        assert_eq!((r.status, r.step), (Status::Timeout, Some(2)));
+
+        let r = run_case(
+            &mut Scripted {
+                replies: vec![],
+                started: 0,
+            },
+            &[],
+            &case,
+            None,
+            false,
+        );
+        assert_eq!(r.status, Status::Skip);
+        assert!(r.reason.contains("edit"));
+    }
 }
