@@ -551,7 +551,9 @@ mod tests {
         assert_eq!(run_cli(&args(&[])), 2, "neither --impl nor --builtin");
         assert_eq!(run_cli(&args(&["--builtin", "--impl", "x"])), 2);
         assert_eq!(run_cli(&args(&["--builtin", "--timeout", "0"])), 2);
-        assert_eq!(run_cli(&args(&["--help"])), 0);
+        let help = ConformCli::try_parse_from(["editref conform", "--help"]).unwrap_err();
+        assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp);
+        assert!(help.to_string().contains("--expectations <FILE>"));
         assert_eq!(run_cli(&args(&["matrix", "--out", "/tmp/x"])), 2);
     }
 
