@@ -164,6 +164,13 @@ fn decode_utf8(bytes: &[u8], bom: bool) -> Result<Decoded<'_>, DecodeError> {
 }
 
 fn decode_legacy(bytes: &[u8], bad_at: usize) -> Result<Decoded<'_>, DecodeError> {
+    // Valid multi-byte UTF-8 next to invalid bytes is damaged UTF-8, not a legacy encoding:
+    // guessing one would write new text in a second encoding into the same file (D16).
+    if bytes.utf8_chunks().any(|c| !c.valid().is_ascii()) {
+        return Err(DecodeError::Encoding(format!(
+            "byte {bad_at} is not valid UTF-8 although the file has valid UTF-8 characters (damaged UTF-8)"
+        )));
+    }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
     let guess = detector.guess(None, chardetng::Utf8Detection::Allow);
@@ -267,6 +274,22 @@ mod tests {
         let d = decode(b"caf\xE9 na\xEFve r\xE9sum\xE9 \x93quoted\x94 text here").unwrap();
         assert!(matches!(d.encoding, TextEncoding::Legacy(_)));
         assert!(d.text.contains("café"));
+    }
+
+    #[test]
+    fn d16_damaged_utf8_is_refused() {
+        assert!(matches!(
+            decode(
+                "caf\u{e9} \u{ff}"
+                    .as_bytes()
+                    .iter()
+                    .copied()
+                    .chain([0xFF])
+                    .collect::<Vec<_>>()
+                    .as_slice()
+            ),
+            Err(DecodeError::Encoding(_))
+        ));
     }
 
     #[test]
