@@ -126,6 +126,9 @@ pub struct ExpectFile {
     pub mode: Option<u32>,
     /// The path must still be a symbolic link.
     pub is_symlink: bool,
+    /// The file must have been replaced by a new inode (DISK-1's rename), not rewritten in
+    /// place: an in-place rewrite is what leaves a half-written file when the writer dies.
+    pub replaced: bool,
 }
 
 /// What a call must produce.

@@ -472,6 +472,16 @@ fn check_expect_file(sb: &Sandbox, path: &str, key: &Path, e: &ExpectFile) -> Op
             json!({"is_symlink": true}),
         ));
     }
+    if e.replaced {
+        use std::os::unix::fs::MetadataExt;
+        let now = fs::metadata(&abs).ok().map(|m| (m.dev(), m.ino()));
+        if now.is_some() && now == sb.initial_inode(key) {
+            return Some(problem(
+                "was rewritten in place (same inode): a writer killed mid-write leaves a half-written file; DISK-1 requires a temp file renamed over the target".into(),
+                json!({"replaced": true}),
+            ));
+        }
+    }
     // Everything else is judged on the final target (through symlinks).
     let target = sandbox::actual_at(&fs::canonicalize(&abs).unwrap_or_else(|_| abs.clone()));
     match &e.content {

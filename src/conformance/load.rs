@@ -109,6 +109,8 @@ struct RawEntry {
     #[serde(default)]
     is_symlink: Option<S<bool>>,
     #[serde(default)]
+    replaced: Option<S<bool>>,
+    #[serde(default)]
     keep_mtime: Option<S<bool>>,
     #[serde(default)]
     mtime: Option<S<String>>,
@@ -740,7 +742,7 @@ fn flag(o: &Option<S<bool>>) -> bool {
 fn expect_file(entry: &S<RawEntry>, field: &str, errors: &mut Errors<'_>) -> Option<ExpectFile> {
     let before = errors.list.len();
     let mut allowed = FORM_KEYS.to_vec();
-    allowed.extend(["unchanged", "absent", "is_symlink"]);
+    allowed.extend(["unchanged", "absent", "is_symlink", "replaced"]);
     only(&entry.value, &allowed, field, "expect_files", errors);
     let content = content(entry, field, errors).ok()?;
     let mode = mode_of(&entry.value, field, errors).ok()?;
@@ -749,6 +751,7 @@ fn expect_file(entry: &S<RawEntry>, field: &str, errors: &mut Errors<'_>) -> Opt
         ("unchanged", &e.unchanged),
         ("absent", &e.absent),
         ("is_symlink", &e.is_symlink),
+        ("replaced", &e.replaced),
     ] {
         if let Some(b) = o {
             if !b.value {
@@ -766,9 +769,14 @@ fn expect_file(entry: &S<RawEntry>, field: &str, errors: &mut Errors<'_>) -> Opt
         absent: flag(&e.absent),
         mode,
         is_symlink: flag(&e.is_symlink),
+        replaced: flag(&e.replaced),
     };
     if out.absent
-        && (out.content.is_some() || out.unchanged || out.mode.is_some() || out.is_symlink)
+        && (out.content.is_some()
+            || out.unchanged
+            || out.mode.is_some()
+            || out.is_symlink
+            || out.replaced)
     {
         errors.at(
             entry,
@@ -788,11 +796,12 @@ fn expect_file(entry: &S<RawEntry>, field: &str, errors: &mut Errors<'_>) -> Opt
         && !out.absent
         && out.mode.is_none()
         && !out.is_symlink
+        && !out.replaced
     {
         errors.at(
             entry,
             field,
-            "an expectation needs a file form or one of unchanged, absent, mode, is_symlink",
+            "an expectation needs a file form or one of unchanged, absent, mode, is_symlink, replaced",
         );
     }
     (errors.list.len() == before).then_some(out)

@@ -116,6 +116,7 @@ pub struct Sandbox {
     root: PathBuf,
     dir: PathBuf,
     known: BTreeMap<PathBuf, Known>,
+    inodes: BTreeMap<PathBuf, (u64, u64)>,
     keep: bool,
 }
 
@@ -138,6 +139,7 @@ impl Sandbox {
             root,
             dir,
             known: BTreeMap::new(),
+            inodes: BTreeMap::new(),
             keep: false,
         })
     }
@@ -244,7 +246,19 @@ impl Sandbox {
                 .map_err(|e| err(format!("{case_path}: chmod"), e))?;
             self.sync_mode_of_inode(&self.root.join(key), mode);
         }
+        for (key, _, _) in &entries {
+            if let Ok(m) = fs::metadata(self.root.join(key)) {
+                use std::os::unix::fs::MetadataExt;
+                self.inodes.insert(key.clone(), (m.dev(), m.ino()));
+            }
+        }
         Ok(())
+    }
+
+    /// Device and inode of the file at `key` (through symlinks) when the sandbox was built: an
+    /// atomic replace (DISK-1) leaves a new inode there, an in-place rewrite the same one.
+    pub fn initial_inode(&self, key: &Path) -> Option<(u64, u64)> {
+        self.inodes.get(key).copied()
     }
 
     /// Every known regular file sharing the inode of `abs` (itself, hard links, and the targets
