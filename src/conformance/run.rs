@@ -238,18 +238,53 @@ pub fn run_case(
             Ok(sb) => sb,
             Err(e) => return CaseRecord::new(case, Status::HarnessError, e),
         };
-        let rec = run_in(adapter, case, &mut sb);
+        let mut rec = run_in(adapter, case, &mut sb);
         if keep_failed && rec.status != Status::Pass {
             sb.keep();
         }
+        let stderr = adapter.take_stderr();
+        if !stderr.trim().is_empty() {
+            rec.stderr = Some(stderr);
+        }
+        redact(&mut rec, sb.dir(), sb.root());
         rec
     };
-    let stderr = adapter.take_stderr();
-    if !stderr.trim().is_empty() {
-        rec.stderr = Some(stderr);
-    }
     rec.duration_ms = started.elapsed().as_millis() as u64;
     rec
+}
+
+/// Replaces the case's temporary paths by `<sandbox>` and `<case>` in everything recorded, so
+/// that reports are the same from run to run and name no machine's directories.
+fn redact(rec: &mut CaseRecord, sandbox: &Path, case_dir: &Path) {
+    let pairs = [
+        (sandbox.display().to_string(), "<sandbox>"),
+        (case_dir.display().to_string(), "<case>"),
+    ];
+    let fix = |s: &str| {
+        let mut out = s.to_string();
+        for (from, to) in &pairs {
+            out = out.replace(from.as_str(), to);
+        }
+        out
+    };
+    fn fix_value(v: &mut Value, fix: &dyn Fn(&str) -> String) {
+        match v {
+            Value::String(s) => *s = fix(s),
+            Value::Array(a) => a.iter_mut().for_each(|x| fix_value(x, fix)),
+            Value::Object(m) => m.values_mut().for_each(|x| fix_value(x, fix)),
+            _ => {}
+        }
+    }
+    rec.reason = fix(&rec.reason);
+    for v in [&mut rec.expected, &mut rec.actual].into_iter().flatten() {
+        fix_value(v, &fix);
+    }
+    if let Some(d) = rec.diff.as_mut() {
+        *d = fix(d);
+    }
+    if let Some(e) = rec.stderr.as_mut() {
+        *e = fix(e);
+    }
 }
 
 fn run_in(adapter: &mut dyn Adapter, case: &Case, sb: &mut Sandbox) -> CaseRecord {
