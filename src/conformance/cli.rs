@@ -382,9 +382,15 @@ fn print_summary(report: &Report, quiet: bool) {
                 continue;
             }
             let level = c.level.as_deref().unwrap_or("?");
+            // Implementation-defined cases never fail: a different answer is a difference.
+            let label = if level == "implementation-defined" && c.status == Status::Fail {
+                "DIFFERS".to_string()
+            } else {
+                c.status.as_str().to_uppercase()
+            };
             println!(
                 "{:<13} {} ({level}): {}",
-                c.status.as_str().to_uppercase(),
+                label,
                 c.id,
                 c.reason.replace('\n', " ")
             );
