@@ -178,8 +178,15 @@ pub fn temp_path(target: &Path) -> PathBuf {
     let seed = xxhash_rust::xxh3::xxh3_64(
         format!("{}-{n}-{nanos}-{}", std::process::id(), target.display()).as_bytes(),
     );
-    // Keep the whole name within NAME_MAX.
-    let short: String = name.chars().take(180).collect();
+    // Keep the whole name within NAME_MAX (255 bytes): at most 180 *bytes* of the target's
+    // name, cut at a character boundary (a name of 85 three-byte characters is 255 bytes).
+    let mut short = String::new();
+    for c in name.chars() {
+        if short.len() + c.len_utf8() > 180 {
+            break;
+        }
+        short.push(c);
+    }
     target.with_file_name(format!(
         ".{short}.editref-{}-{:08x}.tmp",
         std::process::id(),
@@ -447,6 +454,22 @@ mod tests {
         assert_eq!(err.code, Code::Stale);
         assert_eq!(std::fs::read(&p).unwrap(), b"someone else");
         assert!(residue(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn temp_names_fit_name_max_for_any_255_byte_name() {
+        use std::os::unix::ffi::OsStrExt;
+        let names: [std::ffi::OsString; 3] = [
+            "a".repeat(255).into(),
+            "€".repeat(85).into(),
+            std::ffi::OsStr::from_bytes(&[0xff; 255]).to_os_string(),
+        ];
+        for name in names {
+            let temp = temp_path(&Path::new("/d").join(&name));
+            let temp_name = temp.file_name().unwrap();
+            assert!(temp_name.len() <= 255, "{} bytes", temp_name.len());
+            assert!(is_temp_name(&temp_name.to_string_lossy()));
+        }
     }
 
     #[test]
