@@ -281,12 +281,14 @@ pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, 
     drop(file);
     let committed = match req.existing {
         Some(loaded) => commit_replace(fs, &temp, req.target, loaded),
-        None => fs.rename_noreplace(&temp, req.target).map_err(|e| {
-            if e.kind() == io::ErrorKind::AlreadyExists {
-                stale()
-            } else {
-                io_error("move the new file into place", &e)
-            }
+        None => same_directory(fs, dir).and_then(|()| {
+            fs.rename_noreplace(&temp, req.target).map_err(|e| {
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    stale()
+                } else {
+                    io_error("move the new file into place", &e)
+                }
+            })
         }),
     };
     if let Err(e) = committed {
@@ -312,6 +314,23 @@ fn create_temp(fs: &dyn Fs, target: &Path) -> Result<(PathBuf, Box<dyn FileHandl
     }
     let e = last.unwrap_or_else(|| io::Error::other("no free temp name"));
     Err(io_error("create a temporary file next to the target", &e))
+}
+
+/// PATH-2 under a race: `dir` was resolved with every symlink followed, so it must still be
+/// reachable without one. A component swapped for a symlink since (for instance the target's
+/// directory moved out of the root and a link to it left in its place) would make the rename
+/// land outside the directory that was checked, so it is `stale` instead. What remains is the
+/// instant between this check and the rename, which only `renameat` on a directory handle kept
+/// from resolution could close.
+fn same_directory(fs: &dyn Fs, dir: &Path) -> Result<(), ToolError> {
+    match real_path(fs, dir) {
+        Ok((real, true)) if real == dir => Ok(()),
+        Ok(_) => Err(stale()),
+        Err(e) => Err(io_error(
+            "check the directory before replacing the file",
+            &e,
+        )),
+    }
 }
 
 /// Check 2 under the lock, then the rename (SESSION-3, SESSION-4).
@@ -344,6 +363,7 @@ fn commit_replace(
             return Err(stale());
         }
     }
+    same_directory(fs, target.parent().unwrap_or(Path::new("/")))?;
     fs.rename(temp, target)
         .map_err(|e| io_error("move the new file into place", &e))
 }
