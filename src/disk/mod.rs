@@ -178,8 +178,15 @@ pub fn temp_path(target: &Path) -> PathBuf {
     let seed = xxhash_rust::xxh3::xxh3_64(
         format!("{}-{n}-{nanos}-{}", std::process::id(), target.display()).as_bytes(),
     );
-    // Keep the whole name within NAME_MAX.
-    let short: String = name.chars().take(180).collect();
+    // Keep the whole name within NAME_MAX (255 bytes): at most 180 *bytes* of the target's
+    // name, cut at a character boundary (a name of 85 three-byte characters is 255 bytes).
+    let mut short = String::new();
+    for c in name.chars() {
+        if short.len() + c.len_utf8() > 180 {
+            break;
+        }
+        short.push(c);
+    }
     target.with_file_name(format!(
         ".{short}.editref-{}-{:08x}.tmp",
         std::process::id(),
@@ -274,12 +281,14 @@ pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, 
     drop(file);
     let committed = match req.existing {
         Some(loaded) => commit_replace(fs, &temp, req.target, loaded),
-        None => fs.rename_noreplace(&temp, req.target).map_err(|e| {
-            if e.kind() == io::ErrorKind::AlreadyExists {
-                stale()
-            } else {
-                io_error("move the new file into place", &e)
-            }
+        None => same_directory(fs, dir).and_then(|()| {
+            fs.rename_noreplace(&temp, req.target).map_err(|e| {
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    stale()
+                } else {
+                    io_error("move the new file into place", &e)
+                }
+            })
         }),
     };
     if let Err(e) = committed {
@@ -305,6 +314,23 @@ fn create_temp(fs: &dyn Fs, target: &Path) -> Result<(PathBuf, Box<dyn FileHandl
     }
     let e = last.unwrap_or_else(|| io::Error::other("no free temp name"));
     Err(io_error("create a temporary file next to the target", &e))
+}
+
+/// PATH-2 under a race: `dir` was resolved with every symlink followed, so it must still be
+/// reachable without one. A component swapped for a symlink since (for instance the target's
+/// directory moved out of the root and a link to it left in its place) would make the rename
+/// land outside the directory that was checked, so it is `stale` instead. What remains is the
+/// instant between this check and the rename, which only `renameat` on a directory handle kept
+/// from resolution could close.
+fn same_directory(fs: &dyn Fs, dir: &Path) -> Result<(), ToolError> {
+    match real_path(fs, dir) {
+        Ok((real, true)) if real == dir => Ok(()),
+        Ok(_) => Err(stale()),
+        Err(e) => Err(io_error(
+            "check the directory before replacing the file",
+            &e,
+        )),
+    }
 }
 
 /// Check 2 under the lock, then the rename (SESSION-3, SESSION-4).
@@ -337,6 +363,7 @@ fn commit_replace(
             return Err(stale());
         }
     }
+    same_directory(fs, target.parent().unwrap_or(Path::new("/")))?;
     fs.rename(temp, target)
         .map_err(|e| io_error("move the new file into place", &e))
 }
@@ -447,6 +474,22 @@ mod tests {
         assert_eq!(err.code, Code::Stale);
         assert_eq!(std::fs::read(&p).unwrap(), b"someone else");
         assert!(residue(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn temp_names_fit_name_max_for_any_255_byte_name() {
+        use std::os::unix::ffi::OsStrExt;
+        let names: [std::ffi::OsString; 3] = [
+            "a".repeat(255).into(),
+            "€".repeat(85).into(),
+            std::ffi::OsStr::from_bytes(&[0xff; 255]).to_os_string(),
+        ];
+        for name in names {
+            let temp = temp_path(&Path::new("/d").join(&name));
+            let temp_name = temp.file_name().unwrap();
+            assert!(temp_name.len() <= 255, "{} bytes", temp_name.len());
+            assert!(is_temp_name(&temp_name.to_string_lossy()));
+        }
     }
 
     #[test]

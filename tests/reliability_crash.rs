@@ -1,0 +1,332 @@
+//! DISK-5: a process killed at any instant leaves the old or the new content at the path; an
+//! orphaned temp file of the documented name is the only possible residue, and it never
+//! affects a later edit.
+//!
+//! The editing process (`editref edit`, and `editref call` running MultiEdit and Write) works
+//! on a large file and is killed with SIGKILL at instants drawn from a seeded RNG, uniformly over
+//! the duration of one such edit as measured first on this machine. After every kill the file
+//! must be byte-for-byte the old or the new content, and every other entry of the directory must
+//! be a temp file named after the target and the killed process. Orphans are left in place for
+//! the following edits, and every so often (and at the end) an edit runs to completion among
+//! them and must produce exactly the expected bytes without touching them.
+//!
+//! Counts: `EDITREF_RELIABILITY_KILLS` (smoke 20, CI 500), file size
+//! `EDITREF_RELIABILITY_CRASH_FILE_MB` (smoke 1, CI 10), seed `EDITREF_RELIABILITY_SEED`.
+
+mod reliability_support;
+
+use reliability_support as rs;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const NAME: &str = "big.txt";
+
+/// The file's content: a fixed pseudo-random body with two marker slots, at about 30 % and
+/// 70 % of the file, holding the current tokens.
+struct Body {
+    head: String,
+    middle: String,
+    tail: String,
+}
+
+impl Body {
+    fn new(size: usize, rng: &mut fastrand::Rng) -> Body {
+        let mut text = String::with_capacity(size + 200);
+        let mut n = 0u64;
+        while text.len() < size {
+            let len = rng.usize(8..90);
+            let word: String = (0..len).map(|_| rng.alphanumeric()).collect();
+            text.push_str(&format!("{n:08} {word}\n"));
+            n += 1;
+        }
+        let a = text[..size * 3 / 10].rfind('\n').map_or(0, |i| i + 1);
+        let b = text[..size * 7 / 10].rfind('\n').map_or(0, |i| i + 1);
+        Body {
+            head: text[..a].to_string(),
+            middle: text[a..b].to_string(),
+            tail: text[b..].to_string(),
+        }
+    }
+
+    fn render(&self, s: &State) -> Vec<u8> {
+        format!(
+            "{}{}{}{}{}",
+            self.head,
+            slot1(&s.t1),
+            self.middle,
+            slot2(&s.t2),
+            self.tail
+        )
+        .into_bytes()
+    }
+}
+
+fn slot1(t: &str) -> String {
+    format!("[[slot-one:{t}]]\n")
+}
+
+fn slot2(t: &str) -> String {
+    format!("[[slot-two:{t}]]\n")
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct State {
+    t1: String,
+    t2: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tool {
+    /// `editref edit FILE --old-string A --new-string B` (one slot).
+    Edit,
+    /// `editref call` MultiEdit (both slots, one write).
+    MultiEdit,
+    /// `editref call` Write (the whole content on stdin).
+    Write,
+}
+
+const TOOLS: [Tool; 3] = [Tool::Edit, Tool::MultiEdit, Tool::Write];
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Edit => "edit",
+            Tool::MultiEdit => "multi_edit",
+            Tool::Write => "write",
+        }
+    }
+
+    /// The state after this tool's operation number `i` (tokens of varying length, so that a
+    /// torn write could never look like a valid state).
+    fn next(self, s: &State, i: u64) -> State {
+        let pad = "x".repeat((i % 7) as usize);
+        match self {
+            Tool::Edit => State {
+                t1: format!("edit-{i}{pad}"),
+                t2: s.t2.clone(),
+            },
+            Tool::MultiEdit => State {
+                t1: format!("multi-{i}"),
+                t2: format!("multi-{i}{pad}"),
+            },
+            Tool::Write => State {
+                t1: format!("write-{i}{pad}"),
+                t2: format!("write-{i}"),
+            },
+        }
+    }
+
+    fn command(self, dir: &Path, body: &Body, from: &State, to: &State) -> (Command, Vec<u8>) {
+        let mut cmd = Command::new(rs::BIN);
+        cmd.current_dir(dir);
+        match self {
+            Tool::Edit => {
+                cmd.args(["edit", NAME, "--json", "--old-string"])
+                    .arg(slot1(&from.t1))
+                    .arg("--new-string")
+                    .arg(slot1(&to.t1));
+                (cmd, Vec::new())
+            }
+            Tool::MultiEdit => {
+                cmd.arg("call");
+                let req = json!({"tool": "MultiEdit", "input": {"file_path": NAME, "edits": [
+                    {"old_string": slot1(&from.t1), "new_string": slot1(&to.t1)},
+                    {"old_string": slot2(&from.t2), "new_string": slot2(&to.t2)},
+                ]}});
+                (cmd, req.to_string().into_bytes())
+            }
+            Tool::Write => {
+                cmd.arg("call");
+                let content = String::from_utf8(body.render(to)).expect("ASCII body");
+                let req =
+                    json!({"tool": "Write", "input": {"file_path": NAME, "content": content}});
+                (cmd, req.to_string().into_bytes())
+            }
+        }
+    }
+}
+
+/// Entries of `dir` other than the target; each must be a temp file of the documented name.
+fn others(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("list the directory")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n != NAME)
+        .collect();
+    v.sort();
+    v
+}
+
+fn orphan_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(&format!(".{NAME}.editref-"))?;
+    let rest = rest.strip_suffix(".tmp")?;
+    let (pid, hex) = rest.split_once('-')?;
+    if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Runs one operation to completion and checks its exact result.
+fn complete(dir: &Path, body: &Body, tool: Tool, from: &State, to: &State) -> Duration {
+    let (mut cmd, stdin) = tool.command(dir, body, from, to);
+    let run = rs::run(&mut cmd, (!stdin.is_empty()).then_some(stdin));
+    assert_eq!(
+        run.code,
+        Some(0),
+        "{} did not succeed: {}",
+        tool.name(),
+        String::from_utf8_lossy(&run.stdout)
+    );
+    let now = std::fs::read(dir.join(NAME)).expect("read the file");
+    assert!(
+        now == body.render(to),
+        "{} wrote other bytes than expected",
+        tool.name()
+    );
+    run.elapsed
+}
+
+#[test]
+fn disk_5_sigkill_at_random_instants_leaves_the_old_or_the_new_bytes() {
+    let kills = rs::count("KILLS", 20, 500);
+    let size = rs::mib("CRASH_FILE_MB", 1, 10);
+    let mut rng = fastrand::Rng::with_seed(rs::seed());
+    let body = Body::new(size, &mut rng);
+    let sandbox = rs::sandbox();
+    let dir = sandbox.path();
+    let path: PathBuf = dir.join(NAME);
+    let mut state = State {
+        t1: "initial".into(),
+        t2: "initial".into(),
+    };
+    std::fs::write(&path, body.render(&state)).expect("write the initial file");
+
+    // The duration of each kind of edit on this machine, measured before any kill.
+    let mut op = 0u64;
+    let mut duration = [Duration::ZERO; 3];
+    for (k, tool) in TOOLS.iter().enumerate() {
+        for _ in 0..3 {
+            op += 1;
+            let next = tool.next(&state, op);
+            let took = complete(dir, &body, *tool, &state, &next);
+            duration[k] = duration[k].max(took);
+            state = next;
+        }
+    }
+
+    let mut rec = rs::Record::new("crash", "sigkill_during_edit");
+    let (mut old, mut new, mut completed, mut with_orphan, mut orphans) = (0, 0, 0, 0, 0u64);
+    let (mut corrupted, mut unexpected, mut checkpoints) = (0u64, Vec::<String>::new(), 0u64);
+    let mut previous_orphans: Vec<String> = Vec::new();
+    for i in 0..kills {
+        let k = (i % 3) as usize;
+        let tool = TOOLS[k];
+        op += 1;
+        let next = tool.next(&state, op);
+        let at = duration[k].mul_f64(rng.f64());
+        let (mut cmd, stdin) = tool.command(dir, &body, &state, &next);
+        let mut child = rs::spawn(&mut cmd, (!stdin.is_empty()).then_some(stdin));
+        let pid = child.pid();
+        // Not a synchronisation: this only chooses the instant of the kill.
+        if let Some(rest) = at.checked_sub(child.started().elapsed()) {
+            std::thread::sleep(rest);
+        }
+        child.kill();
+        let run = child.wait(rs::WATCHDOG);
+        assert!(!run.hung, "an edit hung");
+        if run.code == Some(0) {
+            completed += 1;
+        }
+
+        let now = std::fs::read(&path).expect("the file must still exist");
+        if now == body.render(&state) {
+            old += 1;
+        } else if now == body.render(&next) {
+            new += 1;
+            state = next;
+        } else {
+            corrupted += 1;
+            let keep = dir.join(format!("corrupted-{i}.bin"));
+            let _ = std::fs::rename(&path, &keep);
+            std::fs::write(&path, body.render(&state)).expect("restore");
+        }
+
+        let names = others(dir);
+        let mut fresh = Vec::new();
+        for n in &names {
+            if previous_orphans.contains(n) {
+                continue;
+            }
+            match orphan_pid(n) {
+                Some(p) if p == pid => fresh.push(n.clone()),
+                _ if n.starts_with("corrupted-") => {}
+                _ => unexpected.push(n.clone()),
+            }
+        }
+        if !fresh.is_empty() {
+            with_orphan += 1;
+            orphans += fresh.len() as u64;
+        }
+        // Orphans of the previous kill stayed in place during this edit; now they go, so that
+        // the disk does not fill up, and this kill's orphans stay for the next edit.
+        for n in previous_orphans.drain(..) {
+            let _ = std::fs::remove_file(dir.join(n));
+        }
+        previous_orphans = fresh;
+
+        // Every 50 kills and at the end: an edit among the orphans runs to completion, gives
+        // exactly the expected bytes and leaves the orphans as they were.
+        if (i + 1) % 50 == 0 || i + 1 == kills {
+            checkpoints += 1;
+            let before: Vec<(String, Vec<u8>)> = previous_orphans
+                .iter()
+                .map(|n| (n.clone(), std::fs::read(dir.join(n)).unwrap_or_default()))
+                .collect();
+            op += 1;
+            let tool = TOOLS[(op % 3) as usize];
+            let next = tool.next(&state, op);
+            complete(dir, &body, tool, &state, &next);
+            state = next;
+            for (n, bytes) in before {
+                assert_eq!(
+                    std::fs::read(dir.join(&n)).ok(),
+                    Some(bytes),
+                    "an orphan was touched"
+                );
+            }
+            let extra: Vec<String> = others(dir)
+                .into_iter()
+                .filter(|n| !previous_orphans.contains(n) && !n.starts_with("corrupted-"))
+                .collect();
+            assert!(extra.is_empty(), "a completed edit left {extra:?}");
+        }
+    }
+
+    rec.set("kills", kills)
+        .set("file_bytes", size as u64)
+        .set("left_old", old)
+        .set("left_new", new)
+        .set("finished_before_kill", completed)
+        .set("kills_leaving_orphans", with_orphan)
+        .set("orphans", orphans)
+        .set("completed_edits_among_orphans", checkpoints)
+        .set(
+            "measured_edit_ms",
+            json!({
+                "edit": duration[0].as_millis() as u64,
+                "multi_edit": duration[1].as_millis() as u64,
+                "write": duration[2].as_millis() as u64,
+            }),
+        )
+        .set("unexpected_entries", unexpected.len() as u64)
+        .set("corrupted", corrupted);
+    rec.write();
+    assert_eq!(corrupted, 0, "files held neither the old nor the new bytes");
+    assert!(
+        unexpected.is_empty(),
+        "entries that are not orphan temp files: {unexpected:?}"
+    );
+}
