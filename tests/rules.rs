@@ -1118,6 +1118,20 @@ fn disk_6_fsync_off_is_reported() {
     t.put("f.txt", b"a\n");
     t.read("f.txt");
     assert!(t.edit("f.txt", "a", "b").unwrap().get("durable").is_none());
+    // A directory sync that fails after the rename: the edit is in place, but not durable.
+    use editref::disk::{Fault, FaultFs, Op, RealFs};
+    let fs =
+        FaultFs::new(std::sync::Arc::new(RealFs)).fail(Op::SyncDir, 1, Fault::Errno(libc::EIO));
+    let s = Session::with_fs(Config::new(&t.root).one_shot(), std::sync::Arc::new(fs));
+    let out = s
+        .call(
+            "Edit",
+            &json!({"file_path": "f.txt", "old_string": "b", "new_string": "c"}),
+        )
+        .unwrap();
+    assert_eq!(out["durable"], false);
+    assert_eq!(t.get("f.txt"), b"c\n");
+    t.assert_no_residue();
 }
 
 // ---- PATH ----

@@ -216,6 +216,10 @@ pub struct WriteRequest<'a, 'c> {
 pub struct Written {
     /// Metadata of the new file (mtime and size for the read state).
     pub meta: Meta,
+    /// Whether the file and the rename were both fsynced (DISK-6): false when fsync is off, or
+    /// when the directory sync failed after the rename (the new content is in place, but a power
+    /// loss could still undo the rename).
+    pub durable: bool,
 }
 
 fn io_error(what: &str, e: &io::Error) -> ToolError {
@@ -295,11 +299,10 @@ pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, 
         cleanup(fs);
         return Err(e);
     }
-    if req.fsync {
-        // The new content is in place; a failing directory sync only weakens durability.
-        let _ = fs.sync_dir(dir);
-    }
-    Ok(Written { meta })
+    // The new content is in place; a failing directory sync only weakens durability, which the
+    // result reports.
+    let durable = req.fsync && fs.sync_dir(dir).is_ok();
+    Ok(Written { meta, durable })
 }
 
 fn create_temp(fs: &dyn Fs, target: &Path) -> Result<(PathBuf, Box<dyn FileHandle>), ToolError> {

@@ -43,16 +43,17 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     out.insert("diff".into(), json!(done.diff));
     out.insert("repairs".into(), json!(report.repairs));
     out.insert("userModified".into(), json!(false));
-    finish(session, &mut out, dry_run);
+    finish(&mut out, &done, dry_run);
     Ok(Value::Object(out))
 }
 
 /// Adds the flags every edit result may carry.
-pub(crate) fn finish(session: &Session, out: &mut Map<String, Value>, dry_run: bool) {
+pub(crate) fn finish(out: &mut Map<String, Value>, done: &Done, dry_run: bool) {
     if dry_run {
         out.insert("dryRun".into(), json!(true));
+    } else {
+        super::mark_durability(done.durable, out);
     }
-    super::mark_durability(session, out);
 }
 
 /// What a successful run produced.
@@ -60,6 +61,8 @@ pub(crate) struct Done {
     pub reports: Vec<EditReport>,
     pub hunks: Vec<patch::Hunk>,
     pub diff: String,
+    /// Whether the write was fully fsynced (true for dry runs, which write nothing).
+    pub durable: bool,
 }
 
 /// Attaches `edit_index` to errors of MultiEdit that belong to one edit.
@@ -160,13 +163,16 @@ pub(crate) fn apply(
     }
     let hunks = patch::structured_patch(doc.view(), &applied.replacements);
     let diff = patch::unified_diff(&r.given, &hunks);
-    if !dry_run {
-        write(session, &r, &doc, &applied, Some(&loaded))?;
-    }
+    let durable = if dry_run {
+        true
+    } else {
+        write(session, &r, &doc, &applied, Some(&loaded))?
+    };
     Ok(Done {
         reports: applied.edits,
         hunks,
         diff,
+        durable,
     })
 }
 
@@ -182,24 +188,28 @@ fn create(
     let applied = engine::apply("", edits).map_err(|f| indexed(multi, f.index, f.error))?;
     let hunks = patch::structured_patch("", &applied.replacements);
     let diff = patch::unified_diff(&r.given, &hunks);
-    if !dry_run {
-        write(session, r, &doc, &applied, None)?;
-    }
+    let durable = if dry_run {
+        true
+    } else {
+        write(session, r, &doc, &applied, None)?
+    };
     Ok(Done {
         reports: applied.edits,
         hunks,
         diff,
+        durable,
     })
 }
 
-/// EDIT-3 and EDIT-4: encode per TEXT-6, replace atomically, remember the new text.
+/// EDIT-3 and EDIT-4: encode per TEXT-6, replace atomically, remember the new text. Returns
+/// whether the write was fully durable.
 fn write(
     session: &Session,
     r: &crate::session::Resolved,
     doc: &Document<'_>,
     applied: &Applied,
     existing: Option<&Loaded>,
-) -> ToolResult<()> {
+) -> ToolResult<bool> {
     let chunks = doc
         .render(&applied.replacements)
         .map_err(|c| super::unrepresentable(c.0, doc.encoding().name(), &r.given))?;
@@ -214,5 +224,5 @@ fn write(
     )?;
     let fingerprint: Fingerprint = doc.fingerprint_after(&applied.replacements);
     session.remember(&r.target, Entry::full(fingerprint, &written.meta));
-    Ok(())
+    Ok(written.durable)
 }

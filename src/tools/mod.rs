@@ -326,9 +326,10 @@ pub(crate) fn is_notebook(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "ipynb")
 }
 
-/// Adds `durable: false` when fsync is off (DISK-6).
-pub(crate) fn mark_durability(session: &Session, out: &mut Map<String, Value>) {
-    if !session.config().fsync {
+/// Adds `durable: false` when the write was not fully fsynced (DISK-6): fsync turned off, or
+/// the directory sync after the rename failed.
+pub(crate) fn mark_durability(durable: bool, out: &mut Map<String, Value>) {
+    if !durable {
         out.insert("durable".into(), Value::Bool(false));
     }
 }

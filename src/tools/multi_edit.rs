@@ -72,6 +72,6 @@ pub fn run(session: &crate::session::Session, input: &Value) -> ToolResult<Value
     out.insert("diff".into(), json!(done.diff));
     out.insert("repairs".into(), json!(repairs));
     out.insert("userModified".into(), json!(false));
-    finish(session, &mut out, dry_run);
+    finish(&mut out, &done, dry_run);
     Ok(Value::Object(out))
 }

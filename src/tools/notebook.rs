@@ -462,7 +462,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     out.insert("edit_mode".into(), json!(mode.name()));
     out.insert("new_source".into(), json!(new_source));
     out.insert("language".into(), json!(language));
-    super::mark_durability(session, &mut out);
+    super::mark_durability(written.durable, &mut out);
     Ok(Value::Object(out))
 }
 

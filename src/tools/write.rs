@@ -40,7 +40,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
         out.insert("content".into(), json!(content));
         out.insert("structuredPatch".into(), json!([]));
         out.insert("originalFile".into(), Value::Null);
-        super::mark_durability(session, &mut out);
+        super::mark_durability(written.durable, &mut out);
         return Ok(Value::Object(out));
     }
     let meta = stat(session, &r)?;
@@ -78,6 +78,6 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     out.insert("content".into(), json!(content));
     out.insert("structuredPatch".into(), json!(hunks));
     out.insert("originalFile".into(), json!(doc.view()));
-    super::mark_durability(session, &mut out);
+    super::mark_durability(written.durable, &mut out);
     Ok(Value::Object(out))
 }
