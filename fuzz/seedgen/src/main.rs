@@ -110,7 +110,12 @@ fn parse_case(path: &Path, root: &Path) -> Option<Case> {
         calls: Vec::new(),
         files: BTreeMap::new(),
     };
-    let doc: Value = match serde_saphyr::from_str(&case.yaml) {
+    // A MultiEdit case may list a thousand aliases of one anchor; that is data, not a bomb.
+    let mut budget = serde_saphyr::Budget::default();
+    budget.enforce_alias_anchor_ratio = false;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    let doc: Value = match serde_saphyr::from_str_with_options(&case.yaml, options) {
         Ok(v) => v,
         Err(e) => {
             eprintln!(
