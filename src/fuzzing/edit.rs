@@ -422,7 +422,13 @@ fn check_patch(view: &str, reps: &[Replacement]) -> Check {
             "hunk at old line {} overlaps the previous one",
             h.old_start
         );
-        for l in &old_lines[next_old..(h.old_start - 1).min(old_lines.len())] {
+        ensure!(
+            h.old_start - 1 <= old_lines.len(),
+            "hunk starts at old line {} of {}",
+            h.old_start,
+            old_lines.len()
+        );
+        for l in &old_lines[next_old..h.old_start - 1] {
             out.push_str(l);
         }
         next_old = h.old_start - 1;

@@ -88,3 +88,77 @@ macro_rules! ensure {
     };
 }
 pub(crate) use ensure;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::Fault;
+
+    fn round_trip<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
+        value: &T,
+        bytes: Option<Vec<u8>>,
+    ) {
+        let bytes = bytes.expect("encodable");
+        let back = T::arbitrary_take_rest(Unstructured::new(&bytes)).expect("decodable");
+        assert_eq!(&back, value);
+    }
+
+    #[test]
+    fn seeds_decode_to_the_cases_they_were_written_from() {
+        let edit = EditCase {
+            form: FileForm::Utf16Be,
+            stand_ins: true,
+            file: b"a\r\nb\xFF".to_vec(),
+            edits: vec![
+                EditSpec {
+                    replace_all: true,
+                    old: "a".into(),
+                    new: "\u{201C}x\u{201D}".into(),
+                },
+                EditSpec {
+                    replace_all: false,
+                    old: String::new(),
+                    new: "y".into(),
+                },
+            ],
+        };
+        round_trip(&edit, edit.to_bytes());
+        let repair = RepairCase {
+            shape: RepairShape::SanitizedPrefixed,
+            param: 0x1d,
+            start: 3,
+            len: 300,
+            shift: 65535,
+            file: "<name>x</name>\n".into(),
+            old: "<n>x</n>".into(),
+            new: "1\ty".into(),
+        };
+        round_trip(&repair, repair.to_bytes());
+        let quotes = QuoteCase {
+            text: "it's".into(),
+            new: "\"a\"".into(),
+            actual: "\u{2018}b\u{2019}".into(),
+        };
+        round_trip(&quotes, quotes.to_bytes());
+        for fault in [Fault::Errno(libc::EXDEV), Fault::ShortWrite, Fault::Crash] {
+            let atomic = AtomicCase {
+                tool: AtomicTool::WriteCreate,
+                fault: FaultChoice(fault),
+                position: 513,
+                flags: 7,
+                file: vec![0, 1, 2],
+                old: "o".into(),
+                new: "n".into(),
+            };
+            round_trip(&atomic, atomic.to_bytes());
+        }
+    }
+
+    #[test]
+    fn every_target_name_runs_and_unknown_names_do_not() {
+        for t in TARGETS {
+            assert_eq!(run(t, b""), Some(Ok(())), "{t} on empty input");
+        }
+        assert_eq!(run("nope", b""), None);
+    }
+}
