@@ -244,8 +244,10 @@ pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> 
         if r.old == r.new {
             return Err(fail(ToolError::new(Code::NoChange, msg::NO_CHANGE)));
         }
-        // MULTI-2: an edit must not target text an earlier edit wrote.
-        let probe = r.old.trim_end_matches(['\n', '\r']);
+        // MULTI-2: an edit must not target text an earlier edit wrote. Only trailing LFs are
+        // trimmed: old_string is already CRLF-normalised, so a trailing CR is a lone CR, an
+        // ordinary character (TEXT-4).
+        let probe = r.old.trim_end_matches('\n');
         if !probe.is_empty() {
             if let Some((earlier, _)) = earlier_new.iter().find(|(_, n)| n.contains(probe)) {
                 return Err(fail(
@@ -475,6 +477,24 @@ mod tests {
         assert_eq!(
             result("", &[req("", "abc", false), req("b", "x", false)]).unwrap(),
             "axc"
+        );
+    }
+
+    #[test]
+    fn multi_2_a_trailing_lone_cr_is_not_trimmed() {
+        // "\r" is an ordinary character, written by edit 0: edit 1 targets it (conflict), it
+        // must not be trimmed to nothing and skip the check.
+        assert_eq!(
+            result("a\rb", &[req("a", "c\r", false), req("\r", "", false)]),
+            Err((1, Code::EditConflict))
+        );
+        // A CRLF-terminated old_string is normalised to LF first and the LF trimmed.
+        assert_eq!(
+            result(
+                "a\nb\n",
+                &[req("a", "a\nc", false), req("c\r\n", "d\n", false)]
+            ),
+            Err((1, Code::EditConflict))
         );
     }
 

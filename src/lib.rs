@@ -32,6 +32,7 @@ pub mod conformance;
 pub mod disk;
 pub mod engine;
 pub mod error;
+pub mod fuzzing;
 pub mod matching;
 pub mod patch;
 pub mod protocol;

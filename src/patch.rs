@@ -113,12 +113,7 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
             b += l.len();
         }
         offsets.push(b);
-        let ops = similar::capture_diff_slices_deadline(
-            similar::Algorithm::Myers,
-            &old_lines,
-            &new_lines,
-            Some(deadline),
-        );
+        let ops = line_diff(&old_lines, &new_lines, deadline);
         let new_base = (line as isize + delta) as usize;
         let mut pending: Option<Change<'a>> = None;
         for op in ops {
@@ -145,6 +140,55 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
         delta += new_lines.len() as isize - old_lines.len() as isize;
     }
     out
+}
+
+/// Myers line diff of a region, as operations that cover both sides in order.
+///
+/// similar 2.7's compaction pass can return operations with stale positions, out of order
+/// (fixed upstream in similar 3.1: "Compact emitting inconsistent DiffOp cursor positions");
+/// building hunks from those overflowed or produced wrong hunks. Such a list is recomputed
+/// without compaction, and if even that were not contiguous, the region becomes one
+/// replacement — a valid, if coarse, diff.
+fn line_diff(old: &[&str], new: &[&str], deadline: Instant) -> Vec<similar::DiffOp> {
+    let ops =
+        similar::capture_diff_slices_deadline(similar::Algorithm::Myers, old, new, Some(deadline));
+    if contiguous(&ops, old.len(), new.len()) {
+        return ops;
+    }
+    let mut raw = similar::algorithms::Replace::new(similar::algorithms::Capture::new());
+    let done = similar::algorithms::diff_deadline(
+        similar::Algorithm::Myers,
+        &mut raw,
+        old,
+        0..old.len(),
+        new,
+        0..new.len(),
+        Some(deadline),
+    );
+    let ops = raw.into_inner().into_ops();
+    if done.is_ok() && contiguous(&ops, old.len(), new.len()) {
+        return ops;
+    }
+    vec![similar::DiffOp::Replace {
+        old_index: 0,
+        old_len: old.len(),
+        new_index: 0,
+        new_len: new.len(),
+    }]
+}
+
+/// Whether `ops` cover `0..old_len` and `0..new_len` in order, without gaps or overlaps.
+fn contiguous(ops: &[similar::DiffOp], old_len: usize, new_len: usize) -> bool {
+    let (mut o, mut n) = (0, 0);
+    for op in ops {
+        let (_, old_range, new_range) = op.as_tag_tuple();
+        if old_range.start != o || new_range.start != n {
+            return false;
+        }
+        o = old_range.end;
+        n = new_range.end;
+    }
+    o == old_len && n == new_len
 }
 
 fn strip_nl(line: &str) -> (&str, bool) {
@@ -318,6 +362,46 @@ mod tests {
             end: start + find.len(),
             text: to.into(),
         }]
+    }
+
+    #[test]
+    fn edit_6_hunks_stay_in_order_where_similar_2_7_compaction_does_not() {
+        // similar 2.7's compacted Myers ops for these lines come back out of order; the hunk
+        // builder used to overflow on them (debug) or emit wrong hunks (release).
+        let old = "<n>\nx\nxx\nx\n";
+        let h = structured_patch(old, &rep(old, "<n>\nx\nxx\nx", "x\nx\n\nx\n\n"));
+        assert_eq!(h.len(), 1);
+        assert_eq!(
+            (
+                h[0].old_start,
+                h[0].old_lines,
+                h[0].new_start,
+                h[0].new_lines
+            ),
+            (1, 4, 1, 6)
+        );
+        let minus: Vec<&str> = h[0]
+            .lines
+            .iter()
+            .filter(|l| !l.starts_with('+'))
+            .map(|l| &l[1..])
+            .collect();
+        let plus: Vec<&str> = h[0]
+            .lines
+            .iter()
+            .filter(|l| !l.starts_with('-'))
+            .map(|l| &l[1..])
+            .collect();
+        assert_eq!(
+            minus,
+            ["<n>", "x", "xx", "x"],
+            "old side of the hunk, in order"
+        );
+        assert_eq!(
+            plus,
+            ["x", "x", "", "x", "", ""],
+            "new side of the hunk, in order"
+        );
     }
 
     #[test]

@@ -1,0 +1,342 @@
+//! `atomic_write`: edits through the file-system seam with a fault at any call (DISK-1, DISK-5,
+//! SESSION-3).
+
+use super::framing::{self, Writer};
+use super::sandbox::Sandbox;
+use super::{ensure, Check};
+use crate::disk::{Fault, FaultFs, Fs, Op, RealFs};
+use crate::{Config, Session, ToolError};
+use arbitrary::{Arbitrary, Result, Unstructured};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The tool call under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomicTool {
+    /// Read, then Edit of an existing file.
+    Edit,
+    /// Read, then a one-edit MultiEdit of an existing file.
+    MultiEdit,
+    /// Read, then Write over an existing file.
+    Write,
+    /// Edit with an empty `old_string` creating a file in new directories.
+    EditCreate,
+    /// Write creating a file in new directories.
+    WriteCreate,
+}
+
+impl AtomicTool {
+    const ALL: [AtomicTool; 5] = [
+        AtomicTool::Edit,
+        AtomicTool::MultiEdit,
+        AtomicTool::Write,
+        AtomicTool::EditCreate,
+        AtomicTool::WriteCreate,
+    ];
+
+    fn read(u: &mut Unstructured<'_>) -> Result<AtomicTool> {
+        Ok(AtomicTool::ALL[usize::from(framing::byte(u)?) % AtomicTool::ALL.len()])
+    }
+
+    fn tag(self) -> u8 {
+        AtomicTool::ALL.iter().position(|&t| t == self).unwrap_or(0) as u8
+    }
+
+    fn creates(self) -> bool {
+        matches!(self, AtomicTool::EditCreate | AtomicTool::WriteCreate)
+    }
+}
+
+/// OS errors the fault can carry.
+const ERRNOS: [i32; 14] = [
+    libc::ENOSPC,
+    libc::EIO,
+    libc::EACCES,
+    libc::EPERM,
+    libc::EEXIST,
+    libc::ENOENT,
+    libc::EXDEV,
+    libc::EINTR,
+    libc::EROFS,
+    libc::EAGAIN,
+    libc::ENOTDIR,
+    libc::EISDIR,
+    libc::ELOOP,
+    libc::ENAMETOOLONG,
+];
+
+/// The fault injected at the chosen call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaultChoice(pub Fault);
+
+impl FaultChoice {
+    fn read(u: &mut Unstructured<'_>) -> Result<FaultChoice> {
+        let b = usize::from(framing::byte(u)?) % (ERRNOS.len() + 2);
+        Ok(FaultChoice(match b {
+            b if b < ERRNOS.len() => Fault::Errno(ERRNOS[b]),
+            b if b == ERRNOS.len() => Fault::ShortWrite,
+            _ => Fault::Crash,
+        }))
+    }
+
+    fn tag(self) -> u8 {
+        match self.0 {
+            Fault::Errno(n) => ERRNOS.iter().position(|&e| e == n).unwrap_or(0) as u8,
+            Fault::ShortWrite => ERRNOS.len() as u8,
+            Fault::Crash => ERRNOS.len() as u8 + 1,
+        }
+    }
+}
+
+/// Input of `atomic_write`.
+///
+/// Framing: tool byte, fault byte, position u16 (taken modulo the number of file-system calls
+/// of a clean run), flags byte (bit 0: go through a symlink; bit 1: mode 0755 instead of 0644;
+/// bit 2: use the file's first line as `old_string`), then the file blob and the old and new
+/// texts.
+#[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
+pub struct AtomicCase {
+    /// The call under test.
+    #[arbitrary(with = AtomicTool::read)]
+    pub tool: AtomicTool,
+    /// The fault.
+    #[arbitrary(with = FaultChoice::read)]
+    pub fault: FaultChoice,
+    /// Which call of the clean run fails.
+    #[arbitrary(with = framing::u16_le)]
+    pub position: u16,
+    /// Variations (see the framing).
+    #[arbitrary(with = framing::byte)]
+    pub flags: u8,
+    /// The file's bytes before the call (unused by the creating tools).
+    #[arbitrary(with = framing::blob)]
+    pub file: Vec<u8>,
+    /// `old_string`.
+    #[arbitrary(with = framing::text)]
+    pub old: String,
+    /// `new_string`, or Write's `content`.
+    #[arbitrary(with = framing::text)]
+    pub new: String,
+}
+
+impl AtomicCase {
+    /// The input bytes that decode to this case (seed writing).
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        let mut w = Writer::new();
+        w.byte(self.tool.tag()).byte(self.fault.tag());
+        w.u16_le(self.position).byte(self.flags);
+        w.blob(&self.file)?;
+        w.text(&self.old)?;
+        w.text(&self.new)?;
+        Some(w.finish())
+    }
+
+    fn via_symlink(&self) -> bool {
+        self.flags & 1 != 0 && !self.tool.creates()
+    }
+
+    fn mode(&self) -> u32 {
+        if self.flags & 2 != 0 {
+            0o755
+        } else {
+            0o644
+        }
+    }
+
+    /// The path the tools are given, relative to the sandbox.
+    fn given(&self) -> &'static str {
+        if self.tool.creates() {
+            "new/sub/f.txt"
+        } else if self.via_symlink() {
+            "link.txt"
+        } else {
+            "f.txt"
+        }
+    }
+
+    /// The file that ends up holding the bytes.
+    fn real(&self) -> &'static str {
+        if self.tool.creates() {
+            "new/sub/f.txt"
+        } else {
+            "f.txt"
+        }
+    }
+
+    fn old_string(&self) -> String {
+        if self.flags & 4 != 0 {
+            if let Ok(text) = std::str::from_utf8(&self.file) {
+                let first = text.split('\n').next().unwrap_or("");
+                if !first.is_empty() {
+                    return first.to_string();
+                }
+            }
+        }
+        self.old.clone()
+    }
+}
+
+fn setup(dir: &Path, case: &AtomicCase) -> std::result::Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    if case.tool.creates() {
+        return Ok(());
+    }
+    let f = dir.join("f.txt");
+    std::fs::write(&f, &case.file).map_err(|e| format!("setup: {e}"))?;
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(case.mode()))
+        .map_err(|e| format!("setup: {e}"))?;
+    if case.via_symlink() {
+        std::os::unix::fs::symlink("f.txt", dir.join("link.txt"))
+            .map_err(|e| format!("setup: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Content and permission bits of the real target, or `None` when it does not exist.
+type State = Option<(Vec<u8>, u32)>;
+
+fn state(dir: &Path, case: &AtomicCase) -> std::result::Result<State, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let p: PathBuf = dir.join(case.real());
+    match std::fs::read(&p) {
+        Ok(bytes) => {
+            let mode = std::fs::metadata(&p)
+                .map_err(|e| format!("stat: {e}"))?
+                .permissions()
+                .mode()
+                & 0o7777;
+            Ok(Some((bytes, mode)))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read the target back: {e}")),
+    }
+}
+
+fn run_tool(
+    dir: &Path,
+    fs: Arc<dyn Fs>,
+    case: &AtomicCase,
+) -> std::result::Result<Value, ToolError> {
+    let config = Config::new(dir).with_root(dir);
+    let session = Session::with_fs(config, fs);
+    let path = case.given();
+    if !case.tool.creates() {
+        // A failed Read leaves no read entry; the write below is then refused (not_read).
+        let _ = session.call("Read", &json!({"file_path": path}));
+    }
+    let old = case.old_string();
+    match case.tool {
+        AtomicTool::Edit => session.call(
+            "Edit",
+            &json!({"file_path": path, "old_string": old, "new_string": case.new}),
+        ),
+        AtomicTool::MultiEdit => session.call(
+            "MultiEdit",
+            &json!({"file_path": path, "edits": [{"old_string": old, "new_string": case.new}]}),
+        ),
+        AtomicTool::Write | AtomicTool::WriteCreate => {
+            session.call("Write", &json!({"file_path": path, "content": case.new}))
+        }
+        AtomicTool::EditCreate => session.call(
+            "Edit",
+            &json!({"file_path": path, "old_string": "", "new_string": case.new}),
+        ),
+    }
+}
+
+fn describe(r: &std::result::Result<Value, ToolError>) -> String {
+    match r {
+        Ok(_) => "ok".into(),
+        Err(e) => format!("{} ({})", e.code.as_str(), e.message),
+    }
+}
+
+/// Runs the call once cleanly (recording every file-system call), then again from the same
+/// starting state with the fault injected at call number `position` (modulo the count), and
+/// checks: the target holds exactly the old or the new bytes (and mode); success means new,
+/// failure means old; a symlink stays a symlink; no temp file survives unless the fault was a
+/// simulated crash; and when the file was left old, a clean retry succeeds despite any residue.
+pub fn atomic_write(case: &AtomicCase) -> Check {
+    let sandbox = Sandbox::new()?;
+    let dir = sandbox.path();
+    setup(dir, case)?;
+    let old_state = state(dir, case)?;
+    let clean = FaultFs::new(Arc::new(RealFs));
+    let clean_result = run_tool(dir, Arc::new(clean.clone()), case);
+    let new_state = state(dir, case)?;
+    let ops = clean.log();
+    ensure!(
+        sandbox.temp_files().is_empty(),
+        "a clean run left temp files: {:?}",
+        sandbox.temp_files()
+    );
+    if clean_result.is_err() {
+        ensure!(
+            new_state == old_state,
+            "a refused call changed the file: {}",
+            describe(&clean_result)
+        );
+    }
+    if ops.is_empty() {
+        return Ok(());
+    }
+
+    sandbox.reset()?;
+    setup(dir, case)?;
+    let k = usize::from(case.position) % ops.len();
+    let op: Op = ops[k];
+    let nth = ops[..=k].iter().filter(|&&o| o == op).count() as u64;
+    let fault = case.fault.0;
+    let fs = FaultFs::new(Arc::new(RealFs)).fail(op, nth, fault);
+    let result = run_tool(dir, Arc::new(fs.clone()), case);
+    let now = state(dir, case)?;
+    let at = format!("{fault:?} at {op:?} call {nth} (call {k} of {})", ops.len());
+    ensure!(
+        now == old_state || now == new_state,
+        "{at}: the file holds neither the old nor the new bytes"
+    );
+    match &result {
+        Ok(_) => ensure!(
+            clean_result.is_ok() && now == new_state,
+            "{at}: the call succeeded but the file does not hold the new bytes"
+        ),
+        Err(e) => ensure!(
+            now == old_state,
+            "{at}: the call failed ({}) but the file changed",
+            e.code.as_str()
+        ),
+    }
+    if case.via_symlink() {
+        let link = std::fs::symlink_metadata(dir.join("link.txt"))
+            .map_err(|e| format!("{at}: the link is gone: {e}"))?;
+        ensure!(
+            link.file_type().is_symlink(),
+            "{at}: the symlink was replaced by a regular file"
+        );
+    }
+    let residue = sandbox.temp_files();
+    ensure!(
+        residue.is_empty() || fs.crashed(),
+        "{at}: temp files survive without a crash: {residue:?} (result: {})",
+        describe(&result)
+    );
+
+    if now == old_state && clean_result.is_ok() {
+        let retry = run_tool(dir, Arc::new(RealFs), case);
+        ensure!(
+            retry.is_ok(),
+            "{at}: the file was left intact but a clean retry failed: {}",
+            describe(&retry)
+        );
+        ensure!(
+            state(dir, case)? == new_state,
+            "{at}: the retry did not write the new bytes"
+        );
+        ensure!(
+            sandbox.temp_files() == residue,
+            "{at}: the retry left temp files or read back old ones"
+        );
+    }
+    Ok(())
+}

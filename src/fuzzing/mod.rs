@@ -1,0 +1,164 @@
+//! Fuzz-target logic: one function per cargo-fuzz target, each checking invariants of the spec
+//! rather than only the absence of crashes.
+//!
+//! The targets live in the library, not in `fuzz/`, for two reasons. Plain `cargo test` replays
+//! every committed regression input through the very same functions (no libFuzzer, no nightly),
+//! and the functions can use crate internals that a separate fuzz crate could not. Each function
+//! returns `Err(description)` when an invariant is violated; the cargo-fuzz targets turn that
+//! into a crash, the regression test into a failure.
+//!
+//! | target | input | what must hold |
+//! |---|---|---|
+//! | [`document_roundtrip`] | raw file bytes | TEXT-1/2/7: accepted bytes re-encode to themselves; the LF view and its offset map agree with a naive CRLF → LF scan |
+//! | [`edit_vs_model`] | [`EditCase`] | EDIT-2, MATCH-1..5, MULTI-1..4, TEXT-5/6: the engine equals a naive model; untouched bytes stay; an edit and its inverse restore the file |
+//! | [`repair`] | [`RepairCase`] | REPAIR-2/3/4: no repair when the exact text occurs; a repaired string really occurs; a repair fires when the spec says it must |
+//! | [`quotes`] | [`QuoteCase`] | MATCH-2/4: folding keeps the length in characters and maps offsets back; restyling changes only quote characters, by the spec's rule |
+//! | [`atomic_write`] | [`AtomicCase`] | DISK-1/5, SESSION-3: with a fault at any file-system call the path holds the old or the new bytes, and no temp file survives except after a crash |
+//! | [`inputs`] | raw bytes | PATH-4: protocol lines, tool inputs and notebooks never panic and every refusal carries a known code |
+//!
+//! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
+//! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
+//! keep their meaning across refactors.
+
+pub mod framing;
+
+mod atomic;
+mod document;
+mod edit;
+mod inputs;
+mod model;
+mod quotes;
+mod repair;
+mod sandbox;
+
+pub use atomic::{atomic_write, AtomicCase, AtomicTool, FaultChoice};
+pub use document::document_roundtrip;
+pub use edit::{edit_vs_model, EditCase, EditSpec, FileForm};
+pub use inputs::{inputs, InputKind};
+pub use quotes::{quotes, QuoteCase};
+pub use repair::{repair, RepairCase, RepairShape};
+
+use arbitrary::{Arbitrary, Unstructured};
+
+/// The names of the fuzz targets, which are also the directory names under `fuzz/regressions/`,
+/// `fuzz/seeds/` and `fuzz/corpus/`.
+pub const TARGETS: [&str; 6] = [
+    "document_roundtrip",
+    "edit_vs_model",
+    "repair",
+    "quotes",
+    "atomic_write",
+    "inputs",
+];
+
+/// What an invariant check returns: `Err` describes the violated invariant.
+pub type Check = Result<(), String>;
+
+/// Runs the named target on raw fuzzer bytes, exactly as its cargo-fuzz target does (structured
+/// targets decode the bytes with `arbitrary_take_rest` first). `None` for an unknown name.
+///
+/// This is what the regression test calls for every file under `fuzz/regressions/<target>/`.
+pub fn run(target: &str, data: &[u8]) -> Option<Check> {
+    Some(match target {
+        "document_roundtrip" => document_roundtrip(data),
+        "edit_vs_model" => structured(data, edit_vs_model),
+        "repair" => structured(data, repair),
+        "quotes" => structured(data, quotes),
+        "atomic_write" => structured(data, atomic_write),
+        "inputs" => inputs(data),
+        _ => return None,
+    })
+}
+
+/// Decodes a structured input the way libfuzzer-sys does; undecodable input is skipped there,
+/// so it passes here.
+fn structured<'a, T: Arbitrary<'a>>(data: &'a [u8], check: fn(&T) -> Check) -> Check {
+    match T::arbitrary_take_rest(Unstructured::new(data)) {
+        Ok(input) => check(&input),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Fails with a formatted description when `cond` is false.
+macro_rules! ensure {
+    ($cond:expr, $($fmt:tt)+) => {
+        if !$cond {
+            return Err(format!($($fmt)+));
+        }
+    };
+}
+pub(crate) use ensure;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::Fault;
+
+    fn round_trip<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
+        value: &T,
+        bytes: Option<Vec<u8>>,
+    ) {
+        let bytes = bytes.expect("encodable");
+        let back = T::arbitrary_take_rest(Unstructured::new(&bytes)).expect("decodable");
+        assert_eq!(&back, value);
+    }
+
+    #[test]
+    fn seeds_decode_to_the_cases_they_were_written_from() {
+        let edit = EditCase {
+            form: FileForm::Utf16Be,
+            stand_ins: true,
+            file: b"a\r\nb\xFF".to_vec(),
+            edits: vec![
+                EditSpec {
+                    replace_all: true,
+                    old: "a".into(),
+                    new: "\u{201C}x\u{201D}".into(),
+                },
+                EditSpec {
+                    replace_all: false,
+                    old: String::new(),
+                    new: "y".into(),
+                },
+            ],
+        };
+        round_trip(&edit, edit.to_bytes());
+        let repair = RepairCase {
+            shape: RepairShape::SanitizedPrefixed,
+            param: 0x1d,
+            start: 3,
+            len: 300,
+            shift: 65535,
+            file: "<name>x</name>\n".into(),
+            old: "<n>x</n>".into(),
+            new: "1\ty".into(),
+        };
+        round_trip(&repair, repair.to_bytes());
+        let quotes = QuoteCase {
+            text: "it's".into(),
+            new: "\"a\"".into(),
+            actual: "\u{2018}b\u{2019}".into(),
+        };
+        round_trip(&quotes, quotes.to_bytes());
+        for fault in [Fault::Errno(libc::EXDEV), Fault::ShortWrite, Fault::Crash] {
+            let atomic = AtomicCase {
+                tool: AtomicTool::WriteCreate,
+                fault: FaultChoice(fault),
+                position: 513,
+                flags: 7,
+                file: vec![0, 1, 2],
+                old: "o".into(),
+                new: "n".into(),
+            };
+            round_trip(&atomic, atomic.to_bytes());
+        }
+    }
+
+    #[test]
+    fn every_target_name_runs_and_unknown_names_do_not() {
+        for t in TARGETS {
+            assert_eq!(run(t, b""), Some(Ok(())), "{t} on empty input");
+        }
+        assert_eq!(run("nope", b""), None);
+    }
+}

@@ -1,0 +1,342 @@
+//! A naive reference model of Edit and MultiEdit on decoded text, written from the spec as
+//! plainly as possible: a vector of characters with a tag per character saying where it came
+//! from, `str::match_indices` for searching, and whole-text re-encoding at the end. It shares no
+//! code with the engine beyond the encoder of the file's encoding.
+//!
+//! Out of scope: input repair (REPAIR-*). An edit whose `old_string` does not occur and holds
+//! anything a repair could act on makes the whole case [`Outcome::OutOfScope`]; the `repair`
+//! target covers repairs on their own.
+
+use crate::error::Code;
+use crate::text::TextEncoding;
+
+/// Where a character of the current text came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tag {
+    /// Untouched original text.
+    Original,
+    /// An original LF that was written as CRLF.
+    OriginalCrlf,
+    /// Inserted by an edit.
+    Inserted,
+}
+
+/// One edit as the model sees it.
+#[derive(Debug, Clone)]
+pub struct ModelEdit {
+    /// `old_string` as sent.
+    pub old: String,
+    /// `new_string` as sent.
+    pub new: String,
+    /// `replace_all`.
+    pub replace_all: bool,
+}
+
+/// What the model says an edit reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelReport {
+    /// Text of the file at the first hit.
+    pub old_string: String,
+    /// Text written at the first hit.
+    pub new_string: String,
+    /// Number of hits replaced.
+    pub replacements: usize,
+}
+
+/// The model's verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The bytes to write and the per-edit reports.
+    Bytes(Vec<u8>, Vec<ModelReport>),
+    /// The edit at `index` fails with `code`; for `ambiguous` also the count and hit lines.
+    Error {
+        /// 0-based failing edit.
+        index: usize,
+        /// Error code.
+        code: Code,
+        /// `count` and `lines` of an ambiguous error.
+        ambiguous: Option<(usize, Vec<usize>)>,
+    },
+    /// The new text holds a character the encoding cannot represent.
+    Unrepresentable(char),
+    /// A repair might apply; the model does not decide this case.
+    OutOfScope,
+}
+
+const DESANITIZE_SHORT: [&str; 18] = [
+    "<fnr>",
+    "<n>",
+    "</n>",
+    "<o>",
+    "</o>",
+    "<e>",
+    "</e>",
+    "<s>",
+    "</s>",
+    "<r>",
+    "</r>",
+    "< META_START >",
+    "< META_END >",
+    "< EOT >",
+    "< META >",
+    "< SOS >",
+    "\n\nH:",
+    "\n\nA:",
+];
+
+/// Whether some repair (REPAIR-1/3/6) could act on `old` against `text`.
+fn repair_could_fire(old: &str, text: &str) -> bool {
+    DESANITIZE_SHORT.iter().any(|s| old.contains(s))
+        || (old.bytes().any(|b| b.is_ascii_digit())
+            && (old.contains('\t') || old.contains('\u{2192}')))
+        || old.contains("\\u")
+        || (!old.is_ascii() && text.contains("\\u"))
+}
+
+pub(crate) fn fold_char(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' => '\'',
+        '\u{201C}' | '\u{201D}' => '"',
+        other => other,
+    }
+}
+
+/// MATCH-4 from the spec: curl the straight quotes of `new` after the style of `actual`.
+pub(crate) fn restyle(new: &str, actual: &[char]) -> String {
+    let double = actual.iter().any(|&c| c == '\u{201C}' || c == '\u{201D}');
+    let single = actual.iter().any(|&c| c == '\u{2018}' || c == '\u{2019}');
+    let chars: Vec<char> = new.chars().collect();
+    let opening = |i: usize| {
+        i == 0
+            || matches!(
+                chars[i - 1],
+                ' ' | '\t' | '\n' | '\r' | '(' | '[' | '{' | '\u{2014}' | '\u{2013}'
+            )
+    };
+    let letter = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i))
+            .is_some_and(|c| c.is_alphabetic())
+    };
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        out.push(match c {
+            '"' if double => {
+                if opening(i) {
+                    '\u{201C}'
+                } else {
+                    '\u{201D}'
+                }
+            }
+            '\'' if single => {
+                if letter(i.checked_sub(1)) && letter(Some(i + 1)) {
+                    '\u{2019}'
+                } else if opening(i) {
+                    '\u{2018}'
+                } else {
+                    '\u{2019}'
+                }
+            }
+            other => other,
+        });
+    }
+    out
+}
+
+/// Non-overlapping hits of `needle` in `hay`, as char index ranges.
+fn hits(hay: &[char], needle: &str, folded: bool) -> Vec<(usize, usize)> {
+    let map = |c: char| if folded { fold_char(c) } else { c };
+    let hay_s: String = hay.iter().map(|&c| map(c)).collect();
+    let needle_s: String = needle.chars().map(map).collect();
+    let needle_chars = needle_s.chars().count();
+    let mut starts = Vec::new();
+    let mut char_at = 0;
+    let mut byte_at = 0;
+    for (b, _) in hay_s.match_indices(needle_s.as_str()) {
+        char_at += hay_s[byte_at..b].chars().count();
+        byte_at = b;
+        starts.push((char_at, char_at + needle_chars));
+    }
+    starts
+}
+
+/// Runs `edits` on the decoded, stored text of a file and encodes the result.
+pub fn run(stored: &str, encoding: TextEncoding, edits: &[ModelEdit]) -> Outcome {
+    // The LF view, one tag per character.
+    let mut chars: Vec<char> = Vec::new();
+    let mut tags: Vec<Tag> = Vec::new();
+    let mut it = stored.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\r' && it.peek() == Some(&'\n') {
+            it.next();
+            chars.push('\n');
+            tags.push(Tag::OriginalCrlf);
+        } else {
+            chars.push(c);
+            tags.push(Tag::Original);
+        }
+    }
+    let crlf = tags.iter().filter(|&&t| t == Tag::OriginalCrlf).count();
+    let lf = chars
+        .iter()
+        .zip(&tags)
+        .filter(|(&c, &t)| c == '\n' && t == Tag::Original)
+        .count();
+    let dominant = if crlf > lf { "\r\n" } else { "\n" };
+
+    let mut reports = Vec::new();
+    let mut earlier_new: Vec<String> = Vec::new();
+    for (index, edit) in edits.iter().enumerate() {
+        let fail = |code: Code| Outcome::Error {
+            index,
+            code,
+            ambiguous: None,
+        };
+        let old = edit.old.replace("\r\n", "\n");
+        let new = edit.new.replace("\r\n", "\n");
+        let text: String = chars.iter().collect();
+        let occurs = !old.is_empty()
+            && (text.contains(old.as_str()) || !hits(&chars, &old, true).is_empty());
+        if !old.is_empty() && !occurs && repair_could_fire(&old, &text) {
+            return Outcome::OutOfScope;
+        }
+        if old == new {
+            return fail(Code::NoChange);
+        }
+        // MULTI-2: trailing line breaks trimmed.
+        let probe = old.trim_end_matches('\n');
+        if !probe.is_empty() && earlier_new.iter().any(|n| n.contains(probe)) {
+            return fail(Code::EditConflict);
+        }
+        let mut spans: Vec<(usize, usize, String)> = Vec::new();
+        let report;
+        if old.is_empty() {
+            // EDIT-1 step 10.
+            if !chars.iter().all(|c| c.is_whitespace()) {
+                return fail(Code::FileExists);
+            }
+            spans.push((0, chars.len(), new.clone()));
+            report = ModelReport {
+                old_string: text.clone(),
+                new_string: new.clone(),
+                replacements: 1,
+            };
+        } else {
+            let mut found = hits(&chars, &old, false);
+            let via_quotes = found.is_empty();
+            if via_quotes {
+                found = hits(&chars, &old, true);
+            }
+            if found.is_empty() {
+                return fail(Code::NotFound);
+            }
+            if found.len() > 1 && !edit.replace_all {
+                let lines = found
+                    .iter()
+                    .take(10)
+                    .map(|&(s, _)| 1 + chars[..s].iter().filter(|&&c| c == '\n').count())
+                    .collect();
+                return Outcome::Error {
+                    index,
+                    code: Code::Ambiguous,
+                    ambiguous: Some((found.len(), lines)),
+                };
+            }
+            let eat_break = new.is_empty() && !old.ends_with('\n');
+            for &(s, e) in &found {
+                let written = if via_quotes {
+                    restyle(&new, &chars[s..e])
+                } else {
+                    new.clone()
+                };
+                let end = if eat_break && chars.get(e) == Some(&'\n') {
+                    e + 1
+                } else {
+                    e
+                };
+                spans.push((s, end, written));
+            }
+            report = ModelReport {
+                old_string: chars[found[0].0..found[0].1].iter().collect(),
+                new_string: spans[0].2.clone(),
+                replacements: found.len(),
+            };
+        }
+        for (s, e, written) in spans.into_iter().rev() {
+            let inserted: Vec<char> = written.chars().collect();
+            let n = inserted.len();
+            chars.splice(s..e, inserted);
+            tags.splice(s..e, std::iter::repeat_n(Tag::Inserted, n));
+        }
+        reports.push(report);
+        if !(index == 0 && old.is_empty()) {
+            earlier_new.push(new);
+        }
+    }
+    let mut out_text = String::new();
+    for (c, t) in chars.iter().zip(&tags) {
+        match (c, t) {
+            ('\n', Tag::OriginalCrlf) => out_text.push_str("\r\n"),
+            ('\n', Tag::Inserted) => out_text.push_str(dominant),
+            (c, _) => out_text.push(*c),
+        }
+    }
+    let mut bytes = encoding.bom().to_vec();
+    match encoding.encode_into(&out_text, &mut bytes) {
+        Ok(()) => Outcome::Bytes(bytes, reports),
+        Err(c) => Outcome::Unrepresentable(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(old: &str, new: &str) -> ModelEdit {
+        ModelEdit {
+            old: old.into(),
+            new: new.into(),
+            replace_all: false,
+        }
+    }
+
+    fn bytes(o: Outcome) -> Vec<u8> {
+        match o {
+            Outcome::Bytes(b, _) => b,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    const UTF8: TextEncoding = TextEncoding::Utf8 { bom: false };
+
+    #[test]
+    fn the_model_keeps_endings_and_follows_the_spec_examples() {
+        assert_eq!(
+            bytes(run("a\r\nb\nc\rd\r\n", UTF8, &[edit("b\nc", "B\nC")])),
+            b"a\r\nB\r\nC\rd\r\n"
+        );
+        assert_eq!(
+            bytes(run("a\nfoo\nb\n", UTF8, &[edit("foo", "")])),
+            b"a\nb\n"
+        );
+        assert_eq!(
+            bytes(run(
+                "say \u{201C}hi\u{201D}",
+                UTF8,
+                &[edit("\"hi\"", "\"yo\"")]
+            )),
+            "say \u{201C}yo\u{201D}".as_bytes()
+        );
+        assert_eq!(
+            run("x\ny\nx\n", UTF8, &[edit("x", "z")]),
+            Outcome::Error {
+                index: 0,
+                code: Code::Ambiguous,
+                ambiguous: Some((2, vec![1, 3]))
+            }
+        );
+        assert_eq!(
+            run("a <n>", UTF8, &[edit("<n>x", "y")]),
+            Outcome::OutOfScope
+        );
+    }
+}

@@ -1,0 +1,331 @@
+//! `repair`: input repair (REPAIR-2, REPAIR-3, REPAIR-4, REPAIR-6) against a naive oracle.
+
+use super::framing::{self, Writer};
+use super::{ensure, Check};
+use crate::matching::Haystack;
+use crate::repair::{escape_non_ascii, repair as run_repair};
+use arbitrary::{Arbitrary, Result, Unstructured};
+
+/// How the `old_string` of a [`RepairCase`] is made, so that each repair is reached often.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepairShape {
+    /// `old` as given.
+    AsGiven,
+    /// A slice of the file with its tags abbreviated the way the API does (`<name>` → `<n>`).
+    Sanitized,
+    /// A slice of the file with Read's line-number prefixes.
+    Prefixed,
+    /// Both of the above.
+    SanitizedPrefixed,
+    /// A slice of the file with its non-ASCII characters spelled as `\uXXXX`.
+    Escaped,
+    /// A slice of the file, searched in a copy of the file whose non-ASCII is spelled `\uXXXX`.
+    EscapedFile,
+}
+
+impl RepairShape {
+    const ALL: [RepairShape; 6] = [
+        RepairShape::AsGiven,
+        RepairShape::Sanitized,
+        RepairShape::Prefixed,
+        RepairShape::SanitizedPrefixed,
+        RepairShape::Escaped,
+        RepairShape::EscapedFile,
+    ];
+
+    fn read(u: &mut Unstructured<'_>) -> Result<RepairShape> {
+        Ok(RepairShape::ALL[usize::from(framing::byte(u)?) % RepairShape::ALL.len()])
+    }
+
+    fn tag(self) -> u8 {
+        RepairShape::ALL
+            .iter()
+            .position(|&s| s == self)
+            .unwrap_or(0) as u8
+    }
+}
+
+/// Input of `repair`.
+///
+/// Framing: shape byte, param byte (bits 0–1 prefix format, bit 2 upper-case hex, bit 3 prefix
+/// `new` too, bit 4 sanitize `new` too), start u16, len u16, line-number shift u16, then the
+/// file, old and new texts.
+#[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
+pub struct RepairCase {
+    /// How `old_string` is made.
+    #[arbitrary(with = RepairShape::read)]
+    pub shape: RepairShape,
+    /// Bits choosing formats (see the framing).
+    #[arbitrary(with = framing::byte)]
+    pub param: u8,
+    /// Start of the file slice (byte offset, snapped to a character boundary).
+    #[arbitrary(with = framing::u16_le)]
+    pub start: u16,
+    /// Length of the file slice.
+    #[arbitrary(with = framing::u16_le)]
+    pub len: u16,
+    /// Added to the slice's real first line number (0: the numbers Read would show).
+    #[arbitrary(with = framing::u16_le)]
+    pub shift: u16,
+    /// The file text (its LF view is searched).
+    #[arbitrary(with = framing::text)]
+    pub file: String,
+    /// `old_string` for [`RepairShape::AsGiven`].
+    #[arbitrary(with = framing::text)]
+    pub old: String,
+    /// `new_string`.
+    #[arbitrary(with = framing::text)]
+    pub new: String,
+}
+
+impl RepairCase {
+    /// The input bytes that decode to this case (seed writing).
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        let mut w = Writer::new();
+        w.byte(self.shape.tag()).byte(self.param);
+        w.u16_le(self.start).u16_le(self.len).u16_le(self.shift);
+        w.text(&self.file)?;
+        w.text(&self.old)?;
+        w.text(&self.new)?;
+        Some(w.finish())
+    }
+}
+
+/// The desanitization table of REPAIR-1, written out from the spec.
+const TABLE: [(&str, &str); 18] = [
+    ("<fnr>", "<function_results>"),
+    ("<n>", "<name>"),
+    ("</n>", "</name>"),
+    ("<o>", "<output>"),
+    ("</o>", "</output>"),
+    ("<e>", "<error>"),
+    ("</e>", "</error>"),
+    ("<s>", "<system>"),
+    ("</s>", "</system>"),
+    ("<r>", "<result>"),
+    ("</r>", "</result>"),
+    ("< META_START >", "<META_START>"),
+    ("< META_END >", "<META_END>"),
+    ("< EOT >", "<EOT>"),
+    ("< META >", "<META>"),
+    ("< SOS >", "<SOS>"),
+    ("\n\nH:", "\n\nHuman:"),
+    ("\n\nA:", "\n\nAssistant:"),
+];
+
+fn desanitize(s: &str) -> (String, Vec<usize>) {
+    let mut out = s.to_string();
+    let mut applied = Vec::new();
+    for (i, (short, long)) in TABLE.iter().enumerate() {
+        let next = out.replace(short, long);
+        if next != out {
+            applied.push(i);
+            out = next;
+        }
+    }
+    (out, applied)
+}
+
+fn apply_entries(s: &str, entries: &[usize]) -> String {
+    entries
+        .iter()
+        .fold(s.to_string(), |acc, &i| acc.replace(TABLE[i].0, TABLE[i].1))
+}
+
+fn sanitize(s: &str) -> String {
+    TABLE
+        .iter()
+        .rev()
+        .fold(s.to_string(), |acc, (short, long)| acc.replace(long, short))
+}
+
+fn fold(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' => '\'',
+            '\u{201C}' | '\u{201D}' => '"',
+            c => c,
+        })
+        .collect()
+}
+
+/// "Occurs" of REPAIR-4: exactly, or after folding curly quotes in both.
+fn occurs(view: &str, needle: &str) -> bool {
+    !needle.is_empty() && (view.contains(needle) || fold(view).contains(&fold(needle)))
+}
+
+/// Read's three prefix formats, in the order the implementation tries them.
+const FORMATS: [fn(u64) -> String; 3] = [
+    |n| format!("{n}\t"),
+    |n| format!("{n:>6}\u{2192}"),
+    |n| format!("{n:>6}\t"),
+];
+
+fn prefix_lines(s: &str, format: usize, first: u64) -> String {
+    let f = FORMATS[format % 3];
+    let mut lines: Vec<&str> = s.split('\n').collect();
+    let final_empty = lines.len() > 1 && lines.last() == Some(&"");
+    if final_empty {
+        lines.pop();
+    }
+    let mut out: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("{}{l}", f(first + i as u64)))
+        .collect();
+    if final_empty {
+        out.push(String::new());
+    }
+    out.join("\n")
+}
+
+/// REPAIR-3's shape test, naively: one format, consecutive numbers from the first line's.
+fn strip_model(s: &str) -> Option<(usize, String)> {
+    let mut lines: Vec<&str> = s.split('\n').collect();
+    let final_empty = lines.len() > 1 && lines.last() == Some(&"");
+    if final_empty {
+        lines.pop();
+    }
+    let digits: String = lines
+        .first()?
+        .trim_start_matches(' ')
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    if digits.is_empty() || digits.len() > 15 {
+        return None;
+    }
+    let first: u64 = digits.parse().ok()?;
+    'formats: for (k, f) in FORMATS.iter().enumerate() {
+        let mut out = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            match l.strip_prefix(f(first + i as u64).as_str()) {
+                Some(rest) => out.push(rest),
+                None => continue 'formats,
+            }
+        }
+        if final_empty {
+            out.push("");
+        }
+        return Some((k, out.join("\n")));
+    }
+    None
+}
+
+fn slice(view: &str, start: u16, len: u16) -> &str {
+    let mut s = usize::from(start).min(view.len());
+    while !view.is_char_boundary(s) {
+        s -= 1;
+    }
+    let mut e = (s + usize::from(len)).min(view.len());
+    while !view.is_char_boundary(e) {
+        e -= 1;
+    }
+    &view[s..e]
+}
+
+/// Builds the case's strings and checks the repair of `old`/`new` against the file:
+/// no repair fires when `old` occurs (REPAIR-4); without a repair both strings come back as
+/// given; a repaired `old` really occurs; repairs are listed once each, in pipeline order;
+/// desanitization fires exactly when the spec says and applies the same entries to `new`
+/// (REPAIR-2); line-prefix stripping fires when the spec says and yields the stripped text
+/// (REPAIR-3).
+pub fn repair(case: &RepairCase) -> Check {
+    let p = case.param;
+    let mut view = case.file.replace("\r\n", "\n");
+    let piece = slice(&view, case.start, case.len).to_string();
+    let line_of_piece = 1 + view[..view.find(&piece).unwrap_or(0)].matches('\n').count() as u64;
+    let first = line_of_piece + u64::from(case.shift);
+    let mut new = case.new.clone();
+    if p & 16 != 0 {
+        new = sanitize(&new);
+    }
+    if p & 8 != 0 {
+        new = prefix_lines(&new, usize::from(p & 3), 1);
+    }
+    let old = match case.shape {
+        RepairShape::AsGiven => case.old.clone(),
+        RepairShape::Sanitized => sanitize(&piece),
+        RepairShape::Prefixed => prefix_lines(&piece, usize::from(p & 3), first),
+        RepairShape::SanitizedPrefixed => {
+            prefix_lines(&sanitize(&piece), usize::from(p & 3), first)
+        }
+        RepairShape::Escaped => escape_non_ascii(&piece, p & 4 != 0),
+        RepairShape::EscapedFile => {
+            view = escape_non_ascii(&view, p & 4 != 0);
+            piece.clone()
+        }
+    };
+    let old = old.replace("\r\n", "\n");
+    let new = new.replace("\r\n", "\n");
+    let hay = Haystack::new(&view);
+    let r = run_repair(&hay, &old, &new);
+
+    ensure!(
+        hay.occurs(&old) == occurs(&view, &old),
+        "Haystack::occurs disagrees with the naive search for {old:?}"
+    );
+    if old.is_empty() || occurs(&view, &old) {
+        ensure!(
+            r.repairs.is_empty() && r.old == old && r.new == new,
+            "REPAIR-4: a repair fired although old_string occurs: {r:?}"
+        );
+        return Ok(());
+    }
+    if r.repairs.is_empty() {
+        ensure!(
+            r.old == old && r.new == new,
+            "no repair listed but the strings changed: {r:?}"
+        );
+    } else {
+        ensure!(
+            occurs(&view, &r.old),
+            "repaired old_string {:?} does not occur",
+            r.old
+        );
+        let order = ["desanitize", "line_prefix", "unicode_escape"];
+        let ranks: Vec<Option<usize>> = r
+            .repairs
+            .iter()
+            .map(|n| order.iter().position(|o| o == n))
+            .collect();
+        ensure!(
+            ranks.iter().all(Option::is_some) && ranks.windows(2).all(|w| w[0] < w[1]),
+            "repairs {:?} are not a subsequence of {order:?}",
+            r.repairs
+        );
+    }
+
+    // REPAIR-2: desanitize fires when (and only when) the desanitized old occurs.
+    let (desanitized, entries) = desanitize(&old);
+    if !entries.is_empty() && occurs(&view, &desanitized) {
+        ensure!(
+            r.repairs == ["desanitize"]
+                && r.old == desanitized
+                && r.new == apply_entries(&new, &entries),
+            "REPAIR-2: expected desanitize to {desanitized:?} / {:?}, got {r:?}",
+            apply_entries(&new, &entries)
+        );
+        return Ok(());
+    }
+    ensure!(
+        r.repairs.first().copied() != Some("desanitize") || !entries.is_empty(),
+        "desanitize listed though no entry applied"
+    );
+
+    // REPAIR-3: prefixes stripped when every line carries them and the stripped text occurs.
+    if let Some((_, stripped)) = strip_model(&desanitized) {
+        if occurs(&view, &stripped) {
+            let mut want = Vec::new();
+            if !entries.is_empty() {
+                want.push("desanitize");
+            }
+            want.push("line_prefix");
+            ensure!(
+                r.repairs == want && r.old == stripped,
+                "REPAIR-3: expected {want:?} and old {stripped:?}, got {r:?}"
+            );
+        }
+    }
+    Ok(())
+}
