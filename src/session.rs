@@ -214,7 +214,11 @@ impl Session {
     }
 
     /// A session on any [`Fs`] (fault injection, tests).
-    pub fn with_fs(config: Config, fs: Arc<dyn Fs>) -> Session {
+    pub fn with_fs(mut config: Config, fs: Arc<dyn Fs>) -> Session {
+        if config.cwd.is_relative() {
+            let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+            config.cwd = disk::normalize(&here.join(&config.cwd));
+        }
         let root = config.root.as_ref().map(|r| {
             let abs = disk::normalize(&config.cwd.join(r));
             disk::real_path(fs.as_ref(), &abs)

@@ -175,6 +175,14 @@ fn decode_legacy(bytes: &[u8], bad_at: usize) -> Result<Decoded<'_>, DecodeError
     if guess == encoding_rs::UTF_8 || !is_accepted_legacy(guess) {
         return Err(refuse());
     }
+    // Valid multi-byte UTF-8 next to invalid bytes, in what would be a single-byte encoding, is
+    // damaged UTF-8: accepting it would write new text in a second encoding into the same file
+    // (D16). Multi-byte encodings (Shift_JIS, GBK, …) legitimately contain such byte pairs.
+    if guess.is_single_byte() && bytes.utf8_chunks().any(|c| !c.valid().is_ascii()) {
+        return Err(DecodeError::Encoding(format!(
+            "byte {bad_at} is not valid UTF-8 although the file has valid UTF-8 characters (damaged UTF-8)"
+        )));
+    }
     let text = guess
         .decode_without_bom_handling_and_without_replacement(bytes)
         .ok_or_else(refuse)?;
@@ -192,7 +200,7 @@ fn decode_legacy(bytes: &[u8], bad_at: usize) -> Result<Decoded<'_>, DecodeError
 }
 
 fn decode_utf16(bytes: &[u8], big_endian: bool) -> Result<String, DecodeError> {
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(DecodeError::Encoding(
             "the file has a UTF-16 byte order mark but an odd number of bytes".into(),
         ));
@@ -267,6 +275,33 @@ mod tests {
         let d = decode(b"caf\xE9 na\xEFve r\xE9sum\xE9 \x93quoted\x94 text here").unwrap();
         assert!(matches!(d.encoding, TextEncoding::Legacy(_)));
         assert!(d.text.contains("café"));
+    }
+
+    #[test]
+    fn text_1_shift_jis_is_accepted_when_exact() {
+        // "これはテストです。日本語の文章を書いています。" in Shift_JIS; contains pairs such as
+        // C5 82 that are also valid UTF-8.
+        let text = "これはテストです。日本語の文章を書いています。";
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+        let d = decode(&bytes).expect("accepted");
+        assert_eq!(d.encoding, TextEncoding::Legacy(encoding_rs::SHIFT_JIS));
+        assert_eq!(d.text, text);
+    }
+
+    #[test]
+    fn d16_damaged_utf8_is_refused() {
+        assert!(matches!(
+            decode(
+                "caf\u{e9} \u{ff}"
+                    .as_bytes()
+                    .iter()
+                    .copied()
+                    .chain([0xFF])
+                    .collect::<Vec<_>>()
+                    .as_slice()
+            ),
+            Err(DecodeError::Encoding(_))
+        ));
     }
 
     #[test]

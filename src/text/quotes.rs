@@ -92,7 +92,9 @@ fn opens(prev: Option<char>) -> bool {
 pub fn restyle<'n>(new: &'n str, actual: &str) -> Cow<'n, str> {
     let double = actual.contains(LEFT_DOUBLE) || actual.contains(RIGHT_DOUBLE);
     let single = actual.contains(LEFT_SINGLE) || actual.contains(RIGHT_SINGLE);
-    if !(double && new.contains('"')) && !(single && new.contains('\'')) {
+    let curls_double = double && new.contains('"');
+    let curls_single = single && new.contains('\'');
+    if !curls_double && !curls_single {
         return Cow::Borrowed(new);
     }
     let chars: Vec<char> = new.chars().collect();

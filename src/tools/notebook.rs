@@ -79,6 +79,108 @@ pub fn detect_indent(text: &str) -> usize {
         .unwrap_or(1)
 }
 
+/// Byte spans of the `cells` array and of each cell in a notebook's text.
+///
+/// Edits splice only the changed cell's text, so every other byte of the notebook — other cells,
+/// metadata, number spellings, odd formatting — stays exactly as it was (NOTEBOOK-4, D13).
+struct CellSpans {
+    array: (usize, usize),
+    cells: Vec<(usize, usize)>,
+}
+
+fn span_of(text: &str, raw: &serde_json::value::RawValue) -> (usize, usize) {
+    let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
+    (start, start + raw.get().len())
+}
+
+fn cell_spans(text: &str) -> ToolResult<CellSpans> {
+    use serde_json::value::RawValue;
+    let top: std::collections::HashMap<String, &RawValue> = serde_json::from_str(text)
+        .map_err(|e| invalid(&format!("Notebook is not valid JSON ({e}).")))?;
+    let cells = top
+        .get("cells")
+        .ok_or_else(|| invalid("Notebook has no `cells` array."))?;
+    let list: Vec<&RawValue> =
+        serde_json::from_str(cells.get()).map_err(|_| invalid("Notebook has no `cells` array."))?;
+    Ok(CellSpans {
+        array: span_of(text, cells),
+        cells: list.iter().map(|c| span_of(text, c)).collect(),
+    })
+}
+
+/// The whitespace in front of `pos` on its line (the indentation of the value there).
+fn indent_before(text: &str, pos: usize) -> &str {
+    let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let lead = &text[line_start..pos];
+    if lead.trim().is_empty() {
+        lead
+    } else {
+        ""
+    }
+}
+
+/// A cell serialised like Jupyter, its continuation lines indented by `prefix`.
+fn render_cell(cell: &Value, unit: usize, prefix: &str) -> String {
+    serialize(cell, unit, false).replace('\n', &format!("\n{prefix}"))
+}
+
+impl CellSpans {
+    fn replace(&self, text: &str, i: usize, cell: &Value, unit: usize) -> String {
+        let (s, e) = self.cells[i];
+        let prefix = indent_before(text, s);
+        format!(
+            "{}{}{}",
+            &text[..s],
+            render_cell(cell, unit, prefix),
+            &text[e..]
+        )
+    }
+
+    fn delete(&self, text: &str, i: usize) -> String {
+        let (s, e) = self.cells[i];
+        let (cut_from, cut_to) = match (i.checked_sub(1), self.cells.get(i + 1)) {
+            (Some(prev), _) => (self.cells[prev].1, e),
+            (None, Some(next)) => (s, next.0),
+            (None, None) => (self.array.0 + 1, self.array.1 - 1),
+        };
+        format!("{}{}", &text[..cut_from], &text[cut_to..])
+    }
+
+    fn insert(&self, text: &str, at: usize, cell: &Value, unit: usize) -> String {
+        if self.cells.is_empty() {
+            let (a, b) = self.array;
+            let outer = indent_before(text, a).to_string();
+            let outer = if outer.is_empty() && a > 0 {
+                // `"cells": [` sits after a key: take the key's indentation.
+                let line_start = text[..a].rfind('\n').map_or(0, |i| i + 1);
+                text[line_start..a]
+                    .chars()
+                    .take_while(|c| *c == ' ')
+                    .collect()
+            } else {
+                outer
+            };
+            let inner = format!("{outer}{}", " ".repeat(unit));
+            return format!(
+                "{}[\n{inner}{}\n{outer}]{}",
+                &text[..a],
+                render_cell(cell, unit, &inner),
+                &text[b..]
+            );
+        }
+        let anchor = self.cells[at.min(self.cells.len() - 1)];
+        let prefix = indent_before(text, anchor.0).to_string();
+        let rendered = render_cell(cell, unit, &prefix);
+        if at < self.cells.len() {
+            let s = self.cells[at].0;
+            format!("{}{rendered},\n{prefix}{}", &text[..s], &text[s..])
+        } else {
+            let e = self.cells[at - 1].1;
+            format!("{},\n{prefix}{rendered}{}", &text[..e], &text[e..])
+        }
+    }
+}
+
 /// A cell's source as one string (lists of lines joined).
 fn source_text(cell: &Value) -> String {
     match cell.get("source") {
@@ -237,7 +339,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     })?;
     let doc = doc.map_err(|e| decode_error(e, &r.given))?;
     let text = doc.view();
-    let mut nb = parse(text)?;
+    let nb = parse(text)?;
     let minor = nb
         .get("nbformat_minor")
         .and_then(Value::as_u64)
@@ -249,9 +351,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
         .and_then(Value::as_str)
         .unwrap_or("python")
         .to_string();
-    let Some(cells) = nb.get_mut("cells").and_then(Value::as_array_mut) else {
-        return Err(invalid("Notebook has no `cells` array."));
-    };
+    let cells: &[Value] = nb["cells"].as_array().map_or(&[], Vec::as_slice);
     let uses_lists = cells
         .iter()
         .any(|c| c.get("source").is_some_and(Value::is_array))
@@ -260,18 +360,18 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
         Some(id) => Some(find_cell(cells, id)?),
         None => None,
     };
-    let (result_id, result_type) = match mode {
+    let spans = cell_spans(text)?;
+    let unit = detect_indent(text);
+    let (written_text, result_id, result_type) = match mode {
         Mode::Delete => {
             let i = index.unwrap_or(0);
-            let removed = cells.remove(i);
-            (
-                cell_id(&removed, i),
-                removed
-                    .get("cell_type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("code")
-                    .to_string(),
-            )
+            let removed = &cells[i];
+            let kind = removed
+                .get("cell_type")
+                .and_then(Value::as_str)
+                .unwrap_or("code")
+                .to_string();
+            (spans.delete(text, i), cell_id(removed, i), kind)
         }
         Mode::Insert => {
             let at = index.map_or(0, |i| i + 1);
@@ -281,6 +381,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
             } else {
                 json!(new_source)
             };
+            // Keys in Jupyter's (sorted) order.
             let mut c = Map::new();
             c.insert("cell_type".into(), json!(kind));
             if kind == "code" {
@@ -295,12 +396,14 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
                 c.insert("outputs".into(), json!([]));
             }
             c.insert("source".into(), source);
-            cells.insert(at, Value::Object(c));
-            (id.unwrap_or_else(|| format!("cell-{at}")), kind)
+            let written = spans.insert(text, at, &Value::Object(c), unit);
+            (written, id.unwrap_or_else(|| format!("cell-{at}")), kind)
         }
         Mode::Replace => {
             let i = index.unwrap_or(0);
-            let target = &mut cells[i];
+            let (s, e) = spans.cells[i];
+            let mut target: Value = serde_json::from_str(&text[s..e])
+                .map_err(|e| invalid(&format!("Notebook cell is not valid JSON ({e}).")))?;
             let was_list = target.get("source").map_or(uses_lists, Value::is_array);
             let old_kind = target
                 .get("cell_type")
@@ -309,6 +412,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
                 .to_string();
             let kind = cell_type.clone().unwrap_or_else(|| old_kind.clone());
             if let Some(obj) = target.as_object_mut() {
+                let sorted = obj.keys().zip(obj.keys().skip(1)).all(|(a, b)| a <= b);
                 obj.insert(
                     "source".into(),
                     if was_list {
@@ -325,11 +429,14 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
                     obj.remove("execution_count");
                 }
                 obj.insert("cell_type".into(), json!(kind));
+                if sorted {
+                    obj.sort_keys();
+                }
             }
-            (cell.clone().unwrap_or_default(), kind)
+            let written = spans.replace(text, i, &target, unit);
+            (written, cell.clone().unwrap_or_default(), kind)
         }
     };
-    let written_text = serialize(&nb, detect_indent(text), text.ends_with('\n'));
     let mut bytes = doc.encoding().bom().to_vec();
     doc.encoding()
         .encode_into(&written_text, &mut bytes)
@@ -362,6 +469,45 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const NB: &str = "{\n \"cells\": [\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {\"w\": 1e3},\n   \"source\": [\n    \"a\"\n   ]\n  }\n ],\n \"metadata\": {\"x\": 1E-5},\n \"nbformat\": 4,\n \"nbformat_minor\": 4\n}\n";
+
+    #[test]
+    fn notebook_4_splices_only_the_edited_cell() {
+        let spans = cell_spans(NB).unwrap();
+        let mut cell: Value =
+            serde_json::from_str(&NB[spans.cells[0].0..spans.cells[0].1]).unwrap();
+        cell["source"] = json!(["b"]);
+        let out = spans.replace(NB, 0, &cell, 1);
+        let (s, e) = spans.cells[0];
+        let tail = &NB[e..];
+        assert!(
+            out.starts_with(&NB[..s]) && out.ends_with(tail),
+            "bytes outside the cell kept"
+        );
+        let new_cell: Value = serde_json::from_str(&out[s..out.len() - tail.len()]).unwrap();
+        assert_eq!(new_cell, cell);
+        assert!(
+            out.contains("1E-5"),
+            "untouched parts keep their number spelling"
+        );
+        let emptied = spans.delete(NB, 0);
+        assert!(
+            emptied.starts_with("{\n \"cells\": [],\n \"metadata\""),
+            "{emptied}"
+        );
+        let again = cell_spans(&emptied).unwrap();
+        let filled = again.insert(
+            &emptied,
+            0,
+            &json!({"cell_type": "markdown", "metadata": {}, "source": []}),
+            1,
+        );
+        assert_eq!(
+            filled,
+            emptied.replace("[]", "[\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": []\n  }\n ]")
+        );
+    }
 
     #[test]
     fn notebook_4_jupyter_text_round_trips() {

@@ -240,9 +240,8 @@ fn numbered(view: &str, start: usize, end: usize, first: u64, format: LineFormat
         }
     }
     let mut out = String::new();
-    let mut n = first;
-    for line in view[at..].split('\n').take(end - start) {
-        if !out.is_empty() || n != first {
+    for (n, line) in (first..).zip(view[at..].split('\n').take(end - start)) {
+        if n != first {
             out.push('\n');
         }
         match format {
@@ -250,7 +249,6 @@ fn numbered(view: &str, start: usize, end: usize, first: u64, format: LineFormat
             LineFormat::Arrow => out.push_str(&format!("{n:>6}\u{2192}")),
         }
         out.push_str(line);
-        n += 1;
     }
     out
 }

@@ -1,0 +1,350 @@
+//! The binary as users drive it: `editref serve` over adapter protocol v1, `editref call` with and
+//! without a session file, and the human subcommands with their exit codes. Every edit checks
+//! the exact bytes on disk.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_editref");
+
+struct Serve {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Serve {
+    fn start() -> Serve {
+        let mut child = Command::new(BIN)
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Serve {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn raw(&mut self, line: &str) -> Value {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+        let mut reply = String::new();
+        self.stdout.read_line(&mut reply).unwrap();
+        serde_json::from_str(&reply).unwrap()
+    }
+
+    fn send(&mut self, v: Value) -> Value {
+        self.raw(&v.to_string())
+    }
+
+    fn call(&mut self, tool: &str, input: Value) -> Value {
+        self.send(json!({"type": "call", "seq": 1, "tool": tool, "input": input}))
+    }
+
+    fn bye(mut self) {
+        self.send_no_reply(json!({"type": "bye"}));
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+    }
+
+    fn send_no_reply(&mut self, v: Value) {
+        self.stdin.write_all(v.to_string().as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+}
+
+fn read_then_edit(s: &mut Serve, dir: &Path, name: &str, old: &str, new: &str) -> Value {
+    let p = dir.join(name);
+    let p = p.to_str().unwrap();
+    let r = s.call("Read", json!({"file_path": p}));
+    assert_eq!(r["ok"], true, "{r}");
+    s.call(
+        "Edit",
+        json!({"file_path": p, "old_string": old, "new_string": new}),
+    )
+}
+
+#[test]
+fn serve_edits_every_hard_kind_of_file_byte_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(d.join("crlf.txt"), b"one\r\ntwo\r\nthree\r\n").unwrap();
+    std::fs::write(d.join("u16.txt"), b"\xFF\xFEh\0i\0\r\0\n\0").unwrap();
+    std::fs::write(
+        d.join("latin.txt"),
+        b"na\xEFve caf\xE9 \x93smart\x94 quotes, cr\xE8me br\xFBl\xE9e\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("curly.md"), "He said “hello”.\n".as_bytes()).unwrap();
+    std::fs::create_dir(d.join("dots")).unwrap();
+    std::fs::write(d.join("dots/rc"), b"set a\n").unwrap();
+    std::os::unix::fs::symlink("dots/rc", d.join("rc-link")).unwrap();
+
+    let mut s = Serve::start();
+    let hello = s.send(json!({"type": "hello", "protocol": 1}));
+    assert_eq!(hello["protocol"], 1);
+    assert_eq!(
+        s.send(json!({"type": "case_start", "id": "demo", "sandbox": d})),
+        json!({"type": "ready"})
+    );
+    let r = read_then_edit(&mut s, &d, "crlf.txt", "one\ntwo", "1\n2");
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(
+        std::fs::read(d.join("crlf.txt")).unwrap(),
+        b"1\r\n2\r\nthree\r\n"
+    );
+    let r = read_then_edit(&mut s, &d, "u16.txt", "hi", "yo");
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(
+        std::fs::read(d.join("u16.txt")).unwrap(),
+        b"\xFF\xFEy\0o\0\r\0\n\0"
+    );
+    let r = read_then_edit(&mut s, &d, "latin.txt", "café", "thé");
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(
+        std::fs::read(d.join("latin.txt")).unwrap(),
+        b"na\xEFve th\xE9 \x93smart\x94 quotes, cr\xE8me br\xFBl\xE9e\n"
+    );
+    let r = read_then_edit(&mut s, &d, "curly.md", "said \"hello\"", "said \"bye\"");
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(
+        std::fs::read(d.join("curly.md")).unwrap(),
+        "He said “bye”.\n".as_bytes()
+    );
+    let r = read_then_edit(&mut s, &d, "rc-link", "set a", "set b");
+    assert_eq!(r["ok"], true, "{r}");
+    assert!(std::fs::symlink_metadata(d.join("rc-link"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(d.join("dots/rc")).unwrap(), b"set b\n");
+    assert_eq!(s.send(json!({"type": "case_end"})), json!({"type": "done"}));
+    s.bye();
+}
+
+#[test]
+fn serve_answers_bad_input_with_coded_errors_and_keeps_going() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(d.join("f.txt"), b"a\n").unwrap();
+    let p = d.join("f.txt");
+    let mut s = Serve::start();
+    s.send(json!({"type": "hello", "protocol": 1}));
+    s.send(json!({"type": "case_start", "id": "bad", "sandbox": d}));
+    let r = s.raw("{this is not json");
+    assert_eq!(r["error"]["code"], "invalid_input");
+    let r = s.call(
+        "Edit",
+        json!({"file_path": p, "old_string": "a", "new_string": "b", "bogus": true}),
+    );
+    assert_eq!(r["error"]["code"], "invalid_input");
+    let r = s.call(
+        "Edit",
+        json!({"file_path": p, "old_string": 7, "new_string": "b"}),
+    );
+    assert_eq!(r["error"]["code"], "invalid_input");
+    let r = s.call(
+        "Edit",
+        json!({"file_path": "a\u{0}b", "old_string": "a", "new_string": "b"}),
+    );
+    assert_eq!(r["error"]["code"], "invalid_path");
+    let r = s.call("Read", json!({"file_path": d}));
+    assert_eq!(r["error"]["code"], "is_directory");
+    let fifo = d.join("pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let r = s.call("Read", json!({"file_path": fifo}));
+    assert_eq!(r["error"]["code"], "blocked_path");
+    let r = s.call(
+        "Edit",
+        json!({"file_path": fifo, "old_string": "a", "new_string": "b"}),
+    );
+    assert_eq!(r["error"]["code"], "not_regular_file");
+    std::fs::write(d.join("bin.dat"), b"\x00\x01\x02").unwrap();
+    let r = s.call("Read", json!({"file_path": d.join("bin.dat")}));
+    assert_eq!(r["error"]["code"], "binary");
+    std::fs::write(d.join("bad.txt"), b"caf\xC3\xA9 then a stray \xFF byte").unwrap();
+    let r = s.call("Read", json!({"file_path": d.join("bad.txt")}));
+    assert_eq!(r["error"]["code"], "encoding");
+    std::fs::write(d.join("nb.ipynb"), b"{ not json").unwrap();
+    let r = s.call("Read", json!({"file_path": d.join("nb.ipynb")}));
+    assert_eq!(r["error"]["code"], "invalid_notebook");
+    let r = s.call(
+        "Edit",
+        json!({"file_path": "/etc/hostname", "old_string": "a", "new_string": "b"}),
+    );
+    assert_eq!(r["error"]["code"], "outside_root");
+    let r = s.send(json!({"type": "mystery"}));
+    assert_eq!(r["error"]["code"], "invalid_input");
+    assert_eq!(std::fs::read(&p).unwrap(), b"a\n");
+    assert_eq!(std::fs::read(d.join("nb.ipynb")).unwrap(), b"{ not json");
+    s.bye();
+}
+
+fn call(args: &[&str], stdin: &str, cwd: &Path) -> (i32, Value) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap_or(-1), v)
+}
+
+#[test]
+fn call_with_a_session_file_enforces_read_before_write_and_staleness() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("f.txt"), b"a\n").unwrap();
+    let sess = d.join("state.json");
+    let s = sess.to_str().unwrap();
+    let edit = r#"{"tool":"Edit","input":{"file_path":"f.txt","old_string":"a","new_string":"b"}}"#;
+    let (code, v) = call(&["call", "--session", s], edit, d);
+    assert_eq!((code, v["error"]["code"].clone()), (1, json!("not_read")));
+    let (code, _) = call(
+        &["call", "--session", s],
+        r#"{"tool":"Read","input":{"file_path":"f.txt"}}"#,
+        d,
+    );
+    assert_eq!(code, 0);
+    std::fs::write(d.join("f.txt"), b"changed\n").unwrap();
+    let f = std::fs::File::options()
+        .write(true)
+        .open(d.join("f.txt"))
+        .unwrap();
+    f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(3))
+        .unwrap();
+    let (code, v) = call(&["call", "--session", s], edit, d);
+    assert_eq!((code, v["error"]["code"].clone()), (1, json!("stale")));
+    assert_eq!(std::fs::read(d.join("f.txt")).unwrap(), b"changed\n");
+    // Without a session the call is one-shot: no read needed.
+    let (code, v) = call(
+        &["call"],
+        r#"{"tool":"Edit","input":{"file_path":"f.txt","old_string":"changed","new_string":"c"}}"#,
+        d,
+    );
+    assert_eq!((code, v["ok"].clone()), (0, json!(true)));
+    assert_eq!(std::fs::read(d.join("f.txt")).unwrap(), b"c\n");
+    let (code, v) = call(&["call"], "not json", d);
+    assert_eq!(
+        (code, v["error"]["code"].clone()),
+        (1, json!("invalid_input"))
+    );
+}
+
+fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn human_subcommands_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("f.txt"), b"x = 1\r\ny = 1\r\n").unwrap();
+    let (code, out, _) = run(
+        &[
+            "edit",
+            "f.txt",
+            "--old-string",
+            "x = 1",
+            "--new-string",
+            "x = 2",
+        ],
+        d,
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("-x = 1") && out.contains("+x = 2"), "{out}");
+    assert_eq!(
+        std::fs::read(d.join("f.txt")).unwrap(),
+        b"x = 2\r\ny = 1\r\n"
+    );
+    let (code, _, err) = run(
+        &["edit", "f.txt", "--old-string", "= ", "--new-string", "=="],
+        d,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("ambiguous"), "{err}");
+    let (code, out, _) = run(
+        &[
+            "edit",
+            "f.txt",
+            "--old-string",
+            "y = 1",
+            "--new-string",
+            "y = 3",
+            "--dry-run",
+            "--json",
+        ],
+        d,
+    );
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["dryRun"], true);
+    assert_eq!(
+        std::fs::read(d.join("f.txt")).unwrap(),
+        b"x = 2\r\ny = 1\r\n"
+    );
+    let (code, out, _) = run(&["read", "f.txt", "--offset", "2"], d);
+    assert_eq!((code, out.as_str()), (0, "2\ty = 1\n"));
+    let (code, _, _) = run(
+        &[
+            "multi-edit",
+            "f.txt",
+            "--edits",
+            r#"[{"old_string":"x = 2","new_string":"x = 4"},{"old_string":"y = 1","new_string":"y = 5"}]"#,
+        ],
+        d,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(d.join("f.txt")).unwrap(),
+        b"x = 4\r\ny = 5\r\n"
+    );
+    let (code, _, _) = run(&["write", "g.txt", "--content", "new\n"], d);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read(d.join("g.txt")).unwrap(), b"new\n");
+    let (code, _, _) = run(&["edit", "f.txt", "--bogus"], d);
+    assert_eq!(code, 2);
+    let (code, _, err) = run(
+        &[
+            "edit",
+            "../outside.txt",
+            "--old-string",
+            "a",
+            "--new-string",
+            "b",
+            "--root",
+            ".",
+        ],
+        d,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("outside_root"), "{err}");
+}

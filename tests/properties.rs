@@ -1,0 +1,163 @@
+//! Properties of the pure engine against a deliberately naive model (no memchr, no piece table,
+//! no offset maps): bytes outside the edit never change, a unique edit followed by its inverse
+//! restores the file, and replace_all's count is the naive non-overlapping count.
+
+use editref::engine::{apply, EditRequest};
+use editref::text::{concat, Document};
+use proptest::prelude::*;
+
+/// The naive LF view and, for each view byte, the raw offset where it starts (the LF of a
+/// CRLF starts at its CR: the pair is one line break).
+fn naive_view(raw: &str) -> (String, Vec<usize>) {
+    let b = raw.as_bytes();
+    let mut view = String::new();
+    let mut map = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+            map.push(i);
+            view.push('\n');
+            i += 2;
+            continue;
+        }
+        let c = raw[i..].chars().next().unwrap();
+        for k in 0..c.len_utf8() {
+            map.push(i + k);
+        }
+        view.push(c);
+        i += c.len_utf8();
+    }
+    map.push(b.len());
+    (view, map)
+}
+
+/// Naive non-overlapping left-to-right occurrence positions.
+fn naive_find(hay: &str, needle: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        if hay.is_char_boundary(i) && hay[i..].starts_with(needle) {
+            out.push(i);
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn dominant_crlf(raw: &str) -> bool {
+    let crlf = raw.matches("\r\n").count();
+    let lf = raw.matches('\n').count() - crlf;
+    crlf > lf
+}
+
+fn run(raw: &str, old: &str, new: &str, all: bool) -> Result<Vec<u8>, editref::Code> {
+    let doc = Document::decode(raw.as_bytes()).map_err(|_| editref::Code::Encoding)?;
+    let req = EditRequest {
+        old_string: old.into(),
+        new_string: new.into(),
+        replace_all: all,
+    };
+    let applied = apply(doc.view(), &[req]).map_err(|f| f.error.code)?;
+    Ok(concat(&doc.render(&applied.replacements).unwrap()))
+}
+
+/// Text made of a small alphabet so that collisions, CRLF, lone CR and repeats are frequent.
+fn text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("a"),
+            Just("b"),
+            Just("ab"),
+            Just(" "),
+            Just("\n"),
+            Just("\r\n"),
+            Just("\r"),
+            Just("é"),
+            Just("x"),
+        ],
+        0..40,
+    )
+    .prop_map(|v| v.concat())
+}
+
+fn needle() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![Just("a"), Just("b"), Just("x"), Just(" "), Just("é")],
+        1..4,
+    )
+    .prop_map(|v| v.concat())
+}
+
+fn replacement() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![Just("Z"), Just("y"), Just("\n"), Just("ü")],
+        1..4,
+    )
+    .prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    /// TEXT-6, MATCH-1/3: outside the replaced span every raw byte is identical; inside, the new
+    /// text with LF written as the dominant ending. Refusals match the naive count.
+    #[test]
+    fn bytes_outside_the_edit_are_unchanged(raw in text(), old in needle(), new in replacement()) {
+        let (view, map) = naive_view(&raw);
+        let hits = naive_find(&view, &old);
+        let got = run(&raw, &old, &new, false);
+        match hits.len() {
+            0 => prop_assert_eq!(got, Err(editref::Code::NotFound)),
+            1 => {
+                let (s, e) = (hits[0], hits[0] + old.len());
+                let inserted = if dominant_crlf(&raw) { new.replace('\n', "\r\n") } else { new.clone() };
+                let mut want = raw.as_bytes()[..map[s]].to_vec();
+                want.extend_from_slice(inserted.as_bytes());
+                want.extend_from_slice(&raw.as_bytes()[map[e]..]);
+                prop_assert_eq!(got, Ok(want));
+            }
+            _ => prop_assert_eq!(got, Err(editref::Code::Ambiguous)),
+        }
+    }
+
+    /// A unique edit followed by its inverse restores the original bytes. Markers that occur
+    /// nowhere else make `old` unique in the file and `new` unique in the result.
+    #[test]
+    fn unique_edit_then_inverse_restores(
+        before in text(), after in text(), n in needle(), r in replacement()
+    ) {
+        let old = format!("Q{n}");
+        let new = format!("W{r}");
+        let raw = format!("{before}{old}{after}");
+        let once = run(&raw, &old, &new, false).unwrap();
+        let once = String::from_utf8(once).unwrap();
+        let back = run(&once, &new, &old, false).unwrap();
+        prop_assert_eq!(back, raw.as_bytes().to_vec());
+    }
+
+    /// MATCH-3: replace_all replaces exactly the naive non-overlapping count.
+    #[test]
+    fn replace_all_count_is_the_naive_count(raw in text(), old in needle(), new in replacement()) {
+        let doc = Document::decode(raw.as_bytes()).unwrap();
+        let (view, _) = naive_view(&raw);
+        let want = naive_find(&view, &old).len();
+        let req = EditRequest { old_string: old.clone(), new_string: new.clone(), replace_all: true };
+        match apply(doc.view(), &[req]) {
+            Ok(a) => prop_assert_eq!(a.edits[0].replacements, want),
+            Err(f) => {
+                prop_assert_eq!(want, 0);
+                prop_assert_eq!(f.error.code, editref::Code::NotFound);
+            }
+        }
+    }
+
+    /// TEXT-2: every accepted byte string renders back to itself when nothing is replaced.
+    #[test]
+    fn decode_render_round_trip(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        if let Ok(doc) = Document::decode(&bytes) {
+            prop_assert_eq!(concat(&doc.render(&[]).unwrap()), bytes);
+        }
+    }
+}
