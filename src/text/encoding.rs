@@ -150,7 +150,9 @@ fn decode_utf8(bytes: &[u8], bom: bool) -> Result<Decoded<'_>, DecodeError> {
     if memchr::memchr(0, bytes).is_some() {
         return Err(DecodeError::Binary);
     }
-    match std::str::from_utf8(bytes) {
+    // SIMD validation (several times faster than the standard library's on text with
+    // non-ASCII); the standard library runs only on invalid input, for the error position.
+    match simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes)) {
         Ok(text) => Ok(Decoded {
             encoding: TextEncoding::Utf8 { bom },
             text: Cow::Borrowed(text),
