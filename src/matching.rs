@@ -6,12 +6,28 @@
 //! only builds the hint of a `not_found` error and never changes a file.
 
 use crate::text::quotes::{self, Folded};
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
 /// A text to search in, with its quote-folded form built on first need.
+///
+/// What is known about the last needle is kept: repair asks whether a string occurs (which
+/// stops at its first hit) and the engine then asks for all its hits, which continue from that
+/// first hit instead of scanning the text again from the start.
 pub struct Haystack<'a> {
     text: &'a str,
     folded: OnceCell<Folded<'a>>,
+    last: RefCell<Option<(String, Known)>>,
+}
+
+/// What a search has established about a needle.
+#[derive(Debug, Clone)]
+enum Known {
+    /// The first exact hit starts here; nothing before it matches.
+    FirstExact(usize),
+    /// No exact hit anywhere (the fallback has not run yet).
+    NoExact,
+    /// Every hit.
+    All(Hits),
 }
 
 /// The hits of one search.
@@ -29,6 +45,7 @@ impl<'a> Haystack<'a> {
         Haystack {
             text,
             folded: OnceCell::new(),
+            last: RefCell::new(None),
         }
     }
 
@@ -41,6 +58,17 @@ impl<'a> Haystack<'a> {
         self.folded.get_or_init(|| Folded::new(self.text))
     }
 
+    fn known(&self, needle: &str) -> Option<Known> {
+        match &*self.last.borrow() {
+            Some((last, known)) if last == needle => Some(known.clone()),
+            _ => None,
+        }
+    }
+
+    fn remember(&self, needle: &str, known: Known) {
+        *self.last.borrow_mut() = Some((needle.to_string(), known));
+    }
+
     /// MATCH-1 then MATCH-2: every hit of `needle`. An empty needle has no hits.
     pub fn find(&self, needle: &str) -> Hits {
         if needle.is_empty() {
@@ -49,21 +77,44 @@ impl<'a> Haystack<'a> {
                 via_quotes: false,
             };
         }
-        let spans: Vec<(usize, usize)> =
-            memchr::memmem::find_iter(self.text.as_bytes(), needle.as_bytes())
-                .map(|s| (s, s + needle.len()))
-                .collect();
-        if !spans.is_empty() {
-            return Hits {
-                spans,
+        let hits = match self.known(needle) {
+            Some(Known::All(hits)) => return hits,
+            Some(Known::FirstExact(first)) => Hits {
+                spans: self.exact_from(needle, first),
                 via_quotes: false,
-            };
-        }
+            },
+            Some(Known::NoExact) => self.fallback(needle),
+            None => match memchr::memmem::find(self.text.as_bytes(), needle.as_bytes()) {
+                Some(first) => Hits {
+                    spans: self.exact_from(needle, first),
+                    via_quotes: false,
+                },
+                None => self.fallback(needle),
+            },
+        };
+        self.remember(needle, Known::All(hits.clone()));
+        hits
+    }
+
+    /// MATCH-1's non-overlapping hits, given that the first one starts at `first`.
+    fn exact_from(&self, needle: &str, first: usize) -> Vec<(usize, usize)> {
+        let n = needle.len();
+        let rest = first + n;
+        let mut spans = vec![(first, rest)];
+        spans.extend(
+            memchr::memmem::find_iter(&self.text.as_bytes()[rest..], needle.as_bytes())
+                .map(|s| (rest + s, rest + s + n)),
+        );
+        spans
+    }
+
+    /// MATCH-2, for a needle with no exact hit.
+    fn fallback(&self, needle: &str) -> Hits {
         let folded_needle = quotes::fold(needle);
         let needle_had_curly = folded_needle.len() != needle.len();
         if !needle_had_curly && !quotes::has_curly(self.text) {
             return Hits {
-                spans,
+                spans: Vec::new(),
                 via_quotes: false,
             };
         }
@@ -87,14 +138,19 @@ impl<'a> Haystack<'a> {
         if needle.is_empty() {
             return false;
         }
-        if memchr::memmem::find(self.text.as_bytes(), needle.as_bytes()).is_some() {
-            return true;
+        match self.known(needle) {
+            Some(Known::FirstExact(_)) => return true,
+            Some(Known::All(hits)) => return !hits.spans.is_empty(),
+            Some(Known::NoExact) => {}
+            None => match memchr::memmem::find(self.text.as_bytes(), needle.as_bytes()) {
+                Some(first) => {
+                    self.remember(needle, Known::FirstExact(first));
+                    return true;
+                }
+                None => self.remember(needle, Known::NoExact),
+            },
         }
-        let folded_needle = quotes::fold(needle);
-        if folded_needle.len() == needle.len() && !quotes::has_curly(self.text) {
-            return false;
-        }
-        memchr::memmem::find(self.folded().text.as_bytes(), folded_needle.as_bytes()).is_some()
+        !self.find(needle).spans.is_empty()
     }
 }
 
@@ -197,6 +253,23 @@ mod tests {
         let h = Haystack::new("aaaa");
         assert_eq!(h.find("aa").spans, vec![(0, 2), (2, 4)]);
         assert!(!h.find("aa").via_quotes);
+    }
+
+    #[test]
+    fn occurs_then_find_gives_the_same_hits_as_find() {
+        for (text, needle) in [
+            ("aaaa", "aa"),
+            ("xabxab", "ab"),
+            ("no hit here", "zz"),
+            ("say \u{201C}hi\u{201D}", "\"hi\""),
+        ] {
+            let h = Haystack::new(text);
+            let occurs = h.occurs(needle);
+            let hits = h.find(needle);
+            assert_eq!(hits, Haystack::new(text).find(needle), "{text:?} {needle:?}");
+            assert_eq!(occurs, !hits.spans.is_empty());
+            assert_eq!(h.find(needle), hits, "cached hits");
+        }
     }
 
     #[test]

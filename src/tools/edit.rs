@@ -91,12 +91,15 @@ pub(crate) fn apply(
         }
         load(session, r, session.config().max_edit_size).ok()
     });
-    let early_doc = early.as_ref().and_then(|l| Document::decode(&l.bytes).ok());
+    let early_doc = early.as_ref().map(|l| Document::decode(&l.bytes));
 
     // Step 2: no_change, after repair against the text it applies to.
     for (index, edit) in edits.iter().enumerate() {
         let same = if index == 0 {
-            let text = early_doc.as_ref().map_or("", |d| d.view());
+            let text = match &early_doc {
+                Some(Ok(d)) => d.view(),
+                _ => "",
+            };
             let r = engine::repaired(text, edit);
             r.old == r.new
         } else {
@@ -145,11 +148,16 @@ pub(crate) fn apply(
             msg::USE_NOTEBOOK_EDIT,
         ));
     }
-    let loaded = match early {
-        Some(l) if l.meta.same_identity(&meta) => l,
-        _ => load(session, &r, session.config().max_edit_size)?,
+    // The early load is used when it is still the same file; its document is decoded once.
+    let reloaded;
+    let (loaded, doc) = match (&early, early_doc) {
+        (Some(l), Some(doc)) if l.meta.same_identity(&meta) => (l, doc),
+        _ => {
+            reloaded = load(session, &r, session.config().max_edit_size)?;
+            let doc = Document::decode(&reloaded.bytes);
+            (&reloaded, doc)
+        }
     };
-    let doc = Document::decode(&loaded.bytes);
     // Steps 7–8: read state and staleness check 1.
     session.check_fresh(&r.target, &loaded.meta, || {
         doc.as_ref().ok().map(Document::fingerprint)
@@ -166,7 +174,7 @@ pub(crate) fn apply(
     let durable = if dry_run {
         true
     } else {
-        write(session, &r, &doc, &applied, Some(&loaded))?
+        write(session, &r, &doc, &applied, Some(loaded))?
     };
     Ok(Done {
         reports: applied.edits,

@@ -1,0 +1,298 @@
+//! Wall-clock benches (criterion) of the five tools through the public API, as an embedding
+//! agent calls them: Read, Edit, replace_all, MultiEdit, Write, the curly-quote fallback and a
+//! not_found with its hint, over 1 KB / 1 MB / 10 MB / 100 MB inputs stored as UTF-8 LF, CRLF
+//! or UTF-16LE.
+//!
+//! These numbers are for trends and local optimisation work (criterion baselines, critcmp); on
+//! shared machines they are noisy, so the regression gate is the instruction-count bench
+//! (`benches/instructions.rs`, `scripts/bench-compare`). fsync is off here so that the figures
+//! measure editref rather than the disk; `scripts/bench-floor` measures the whole process with
+//! fsync on.
+//!
+//! Inputs are generated on first use and kept in memory for the run. Edits toggle between two
+//! same-length strings (A→B, then B→A), so every iteration does the full work on a file of the
+//! same size without restoring it. Sizes can be limited with `EDITREF_BENCH_SIZES=1K,1M`.
+
+mod common;
+
+use common::Form;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
+use editref::{Config, Session};
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const ALL_SIZES: [usize; 4] = [1 << 10, 1 << 20, 10 << 20, 100 << 20];
+
+/// The sizes to run: all four unless `EDITREF_BENCH_SIZES` names some.
+fn sizes() -> Vec<usize> {
+    match std::env::var("EDITREF_BENCH_SIZES") {
+        Ok(list) => ALL_SIZES
+            .into_iter()
+            .filter(|&s| list.split(',').any(|l| l.trim() == common::size_label(s)))
+            .collect(),
+        Err(_) => ALL_SIZES.to_vec(),
+    }
+}
+
+thread_local! {
+    static TEXTS: RefCell<HashMap<(&'static str, usize), std::rc::Rc<String>>> =
+        RefCell::new(HashMap::new());
+}
+
+/// A generated text, built once per run.
+fn text(kind: &'static str, size: usize) -> std::rc::Rc<String> {
+    TEXTS.with(|t| {
+        t.borrow_mut()
+            .entry((kind, size))
+            .or_insert_with(|| {
+                std::rc::Rc::new(match kind {
+                    "needle" => common::source_with_needle(size),
+                    "tokens" => common::source_with_tokens(size).0,
+                    "curly" => common::source_with_curly_quotes(size),
+                    "multi" => common::source_with(
+                        size,
+                        7,
+                        &[
+                            (0.25, "    let first_marker_a = 1;"),
+                            (0.5, "    let second_marker_a = 2;"),
+                            (0.75, "    let third_marker_a = 3;"),
+                        ],
+                    ),
+                    other => unreachable!("unknown input kind {other}"),
+                })
+            })
+            .clone()
+    })
+}
+
+/// A file in its own temp directory, and a one-shot session (no read-before-write, fsync off).
+struct Fixture {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl Fixture {
+    fn new(bytes: &[u8]) -> Fixture {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("file.txt");
+        std::fs::write(&path, bytes).expect("write input");
+        Fixture { _dir: dir, path }
+    }
+
+    fn path(&self) -> &str {
+        self.path.to_str().expect("utf-8 temp path")
+    }
+}
+
+fn session(dir: &Path) -> Session {
+    let mut config = Config::new(dir).one_shot();
+    config.fsync = false;
+    Session::new(config)
+}
+
+/// Runs `call` on alternating inputs (A→B, then B→A) so that every iteration succeeds.
+fn toggling(
+    c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: BenchmarkId,
+    fixture: &Fixture,
+    tool: &str,
+    forward: Value,
+    back: Value,
+) {
+    let s = session(fixture.path.parent().expect("parent"));
+    let flip = Cell::new(false);
+    c.bench_function(id, |b| {
+        b.iter(|| {
+            let input = if flip.get() { &back } else { &forward };
+            flip.set(!flip.get());
+            black_box(s.call(tool, input).expect("bench call succeeds"))
+        })
+    });
+}
+
+/// Group settings by input size: modest sample counts, flat sampling for the big inputs.
+fn configure(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, size: usize) {
+    g.throughput(Throughput::Bytes(size as u64));
+    if size >= 10 << 20 {
+        g.sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(if size >= 100 << 20 { 8 } else { 3 }));
+    } else {
+        g.sample_size(20)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+    }
+}
+
+fn edit(c: &mut Criterion) {
+    for form in [Form::Lf, Form::Crlf, Form::Utf16Le] {
+        for size in sizes() {
+            let mut g = c.benchmark_group(format!("edit/{}", form.name()));
+            configure(&mut g, size);
+            let f = Fixture::new(&form.encode(&text("needle", size)));
+            let input = |old: &str, new: &str| json!({"file_path": f.path(), "old_string": old, "new_string": new});
+            toggling(
+                &mut g,
+                BenchmarkId::from_parameter(common::size_label(size)),
+                &f,
+                "Edit",
+                input(common::NEEDLE_A, common::NEEDLE_B),
+                input(common::NEEDLE_B, common::NEEDLE_A),
+            );
+            g.finish();
+        }
+    }
+}
+
+fn replace_all(c: &mut Criterion) {
+    for form in [Form::Lf, Form::Crlf, Form::Utf16Le] {
+        for size in sizes() {
+            if form != Form::Lf && size != 10 << 20 {
+                continue; // other encodings only at the size of the budget's target
+            }
+            let mut g = c.benchmark_group(format!("replace_all/{}", form.name()));
+            configure(&mut g, size);
+            let f = Fixture::new(&form.encode(&text("tokens", size)));
+            let input = |old: &str, new: &str| {
+                json!({"file_path": f.path(), "old_string": old, "new_string": new,
+                       "replace_all": true})
+            };
+            toggling(
+                &mut g,
+                BenchmarkId::from_parameter(common::size_label(size)),
+                &f,
+                "Edit",
+                input(common::TOKEN_A, common::TOKEN_B),
+                input(common::TOKEN_B, common::TOKEN_A),
+            );
+            g.finish();
+        }
+    }
+}
+
+fn multi_edit(c: &mut Criterion) {
+    for size in sizes() {
+        let mut g = c.benchmark_group("multi_edit/lf");
+        configure(&mut g, size);
+        let f = Fixture::new(text("multi", size).as_bytes());
+        let edits = |from: &str, to: &str| {
+            let e: Vec<Value> = ["first", "second", "third"]
+                .iter()
+                .map(|w| {
+                    json!({"old_string": format!("{w}_marker_{from}"),
+                           "new_string": format!("{w}_marker_{to}")})
+                })
+                .collect();
+            json!({"file_path": f.path(), "edits": e})
+        };
+        toggling(
+            &mut g,
+            BenchmarkId::from_parameter(common::size_label(size)),
+            &f,
+            "MultiEdit",
+            edits("a", "b"),
+            edits("b", "a"),
+        );
+        g.finish();
+    }
+}
+
+fn write(c: &mut Criterion) {
+    for form in [Form::Lf, Form::Utf16Le] {
+        for size in sizes() {
+            let mut g = c.benchmark_group(format!("write/{}", form.name()));
+            configure(&mut g, size);
+            let original = text("needle", size);
+            let f = Fixture::new(&form.encode(&original));
+            let changed = original.replace(common::NEEDLE_A, common::NEEDLE_B);
+            toggling(
+                &mut g,
+                BenchmarkId::from_parameter(common::size_label(size)),
+                &f,
+                "Write",
+                json!({"file_path": f.path(), "content": changed}),
+                json!({"file_path": f.path(), "content": original.as_str()}),
+            );
+            g.finish();
+        }
+    }
+}
+
+fn read(c: &mut Criterion) {
+    for form in [Form::Lf, Form::Crlf, Form::Utf16Le] {
+        for size in sizes() {
+            let mut g = c.benchmark_group(format!("read_tail/{}", form.name()));
+            configure(&mut g, size);
+            let t = text("needle", size);
+            let f = Fixture::new(&form.encode(&t));
+            let lines = common::line_count(&t);
+            let input = json!({"file_path": f.path(),
+                               "offset": lines.saturating_sub(20).max(1), "limit": 10});
+            let dir = f.path.parent().expect("parent").to_path_buf();
+            g.bench_function(BenchmarkId::from_parameter(common::size_label(size)), |b| {
+                // A fresh session per call: the same range twice would be `file_unchanged`.
+                b.iter(|| black_box(session(&dir).call("Read", &input).expect("read")))
+            });
+            g.finish();
+        }
+    }
+}
+
+fn quote_fallback(c: &mut Criterion) {
+    for size in sizes() {
+        if size > 10 << 20 {
+            continue;
+        }
+        let mut g = c.benchmark_group("quote_fallback/lf");
+        configure(&mut g, size);
+        let f = Fixture::new(text("curly", size).as_bytes());
+        let input = |old: &str, new: &str| json!({"file_path": f.path(), "old_string": old, "new_string": new});
+        toggling(
+            &mut g,
+            BenchmarkId::from_parameter(common::size_label(size)),
+            &f,
+            "Edit",
+            input(common::CURLY_OLD_A, common::CURLY_OLD_B),
+            input(common::CURLY_OLD_B, common::CURLY_OLD_A),
+        );
+        g.finish();
+    }
+}
+
+fn not_found(c: &mut Criterion) {
+    for size in sizes() {
+        if size > 10 << 20 {
+            continue;
+        }
+        let mut g = c.benchmark_group("not_found_hint/lf");
+        configure(&mut g, size);
+        let f = Fixture::new(text("needle", size).as_bytes());
+        let input = json!({"file_path": f.path(),
+                           "old_string": "let  needle_unique_target = 41 ;",
+                           "new_string": "x"});
+        let s = session(f.path.parent().expect("parent"));
+        g.bench_function(BenchmarkId::from_parameter(common::size_label(size)), |b| {
+            b.iter(|| black_box(s.call("Edit", &input).expect_err("not found")))
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(
+    benches,
+    read,
+    edit,
+    replace_all,
+    multi_edit,
+    write,
+    quote_fallback,
+    not_found
+);
+criterion_main!(benches);
