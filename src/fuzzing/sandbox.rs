@@ -21,6 +21,8 @@ impl Sandbox {
             .map(PathBuf::from)
             .or_else(|| Some(PathBuf::from("/dev/shm")).filter(|p| p.is_dir()))
             .unwrap_or_else(std::env::temp_dir);
+        static SWEPT: std::sync::Once = std::sync::Once::new();
+        SWEPT.call_once(|| sweep(&base));
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = base.join(format!("editref-fuzz-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
@@ -67,6 +69,32 @@ impl Sandbox {
         }
         out.sort();
         out
+    }
+}
+
+/// Removes sandboxes left by fuzzing processes that no longer run (libFuzzer's fork mode kills
+/// its workers, which then cannot clean up).
+fn sweep(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix("editref-fuzz-") else {
+            continue;
+        };
+        let pid = rest.split(['-', '.']).next().unwrap_or("");
+        if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if !Path::new("/proc").join(pid).exists() {
+            let p = e.path();
+            let _ = if p.is_dir() {
+                std::fs::remove_dir_all(&p)
+            } else {
+                std::fs::remove_file(&p)
+            };
+        }
     }
 }
 
