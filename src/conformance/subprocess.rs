@@ -32,6 +32,8 @@ struct Proc {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Line>,
+    /// The thread copying the child's stderr; it ends at EOF, once the child has exited.
+    stderr_thread: Option<std::thread::JoinHandle<()>>,
 }
 
 /// The `--impl` adapter.
@@ -80,9 +82,10 @@ impl Subprocess {
             kill_group(&mut child);
             return Err(AdapterError::Crash("no pipes to the adapter".into()));
         };
+        let mut stderr_thread = None;
         if let Some(mut err) = child.stderr.take() {
             let sink = Arc::clone(&self.stderr);
-            let _ = std::thread::Builder::new()
+            stderr_thread = std::thread::Builder::new()
                 .name("editref-adapter-stderr".into())
                 .spawn(move || {
                     let mut buf = [0u8; 8192];
@@ -98,7 +101,8 @@ impl Subprocess {
                             }
                         }
                     }
-                });
+                })
+                .ok();
         }
         let (tx, lines) = mpsc::channel();
         let reader = std::thread::Builder::new()
@@ -132,6 +136,7 @@ impl Subprocess {
             child,
             stdin,
             lines,
+            stderr_thread,
         });
         Ok(())
     }
@@ -385,6 +390,10 @@ impl Adapter for Subprocess {
             let deadline = Instant::now() + Duration::from_secs(2);
             while Instant::now() < deadline {
                 if let Ok(Some(_)) = p.child.try_wait() {
+                    // The child is gone, so its stderr is at EOF: collect all of it.
+                    if let Some(t) = p.stderr_thread.take() {
+                        let _ = t.join();
+                    }
                     self.proc = None;
                     return;
                 }
@@ -465,6 +474,8 @@ for line in sys.stdin:
             call(&mut a, "fine").unwrap(),
             Reply::Ok(json!({"how": "fine"}))
         );
+        // After a graceful shutdown every byte the adapter wrote to stderr has been collected.
+        a.shutdown();
         assert!(a.take_stderr().contains("doing fine"));
         assert_eq!(
             call(&mut a, "error").unwrap(),
