@@ -39,8 +39,8 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     out.insert("newString".into(), json!(report.new_string));
     out.insert("replaceAll".into(), json!(report.replace_all));
     out.insert("replacements".into(), json!(report.replacements));
-    out.insert("structuredPatch".into(), json!(done.hunks));
-    out.insert("diff".into(), json!(done.diff));
+    out.insert("structuredPatch".into(), patch::to_json(done.hunks));
+    out.insert("diff".into(), Value::String(done.diff));
     out.insert("repairs".into(), json!(report.repairs));
     out.insert("userModified".into(), json!(false));
     finish(session, &mut out, dry_run);

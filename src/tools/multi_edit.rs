@@ -5,6 +5,7 @@ use super::edit::{apply, finish};
 use super::Input;
 use crate::engine::EditRequest;
 use crate::error::{ToolError, ToolResult};
+use crate::patch;
 use serde_json::{json, Map, Value};
 
 const FIELDS: [&str; 3] = ["file_path", "edits", "dry_run"];
@@ -68,8 +69,8 @@ pub fn run(session: &crate::session::Session, input: &Value) -> ToolResult<Value
     let mut out = Map::new();
     out.insert("filePath".into(), json!(path));
     out.insert("edits".into(), Value::Array(per_edit));
-    out.insert("structuredPatch".into(), json!(done.hunks));
-    out.insert("diff".into(), json!(done.diff));
+    out.insert("structuredPatch".into(), patch::to_json(done.hunks));
+    out.insert("diff".into(), Value::String(done.diff));
     out.insert("repairs".into(), json!(repairs));
     out.insert("userModified".into(), json!(false));
     finish(session, &mut out, dry_run);
