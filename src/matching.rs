@@ -266,7 +266,11 @@ mod tests {
             let h = Haystack::new(text);
             let occurs = h.occurs(needle);
             let hits = h.find(needle);
-            assert_eq!(hits, Haystack::new(text).find(needle), "{text:?} {needle:?}");
+            assert_eq!(
+                hits,
+                Haystack::new(text).find(needle),
+                "{text:?} {needle:?}"
+            );
             assert_eq!(occurs, !hits.spans.is_empty());
             assert_eq!(h.find(needle), hits, "cached hits");
         }

@@ -103,9 +103,9 @@ fn utf16_units(text: &str) -> usize {
     text.as_bytes()
         .chunks(127)
         .map(|block| {
-            let n: u8 = block
-                .iter()
-                .fold(0u8, |n, &b| n + u8::from(b & 0xC0 != 0x80) + u8::from(b >= 0xF0));
+            let n: u8 = block.iter().fold(0u8, |n, &b| {
+                n + u8::from(b & 0xC0 != 0x80) + u8::from(b >= 0xF0)
+            });
             usize::from(n)
         })
         .sum()
@@ -358,7 +358,13 @@ mod tests {
         for big_endian in [false, true] {
             let bytes: Vec<u8> = s
                 .encode_utf16()
-                .flat_map(|u| if big_endian { u.to_be_bytes() } else { u.to_le_bytes() })
+                .flat_map(|u| {
+                    if big_endian {
+                        u.to_be_bytes()
+                    } else {
+                        u.to_le_bytes()
+                    }
+                })
                 .collect();
             assert_eq!(decode_utf16(&bytes, big_endian).unwrap(), s);
         }
@@ -366,7 +372,13 @@ mod tests {
 
     #[test]
     fn utf16_units_counts_like_encode_utf16() {
-        for s in ["", "abc", "caf\u{e9}", "\u{2192}\u{1F600}x", "\u{10FFFF}\u{FFFF}"] {
+        for s in [
+            "",
+            "abc",
+            "caf\u{e9}",
+            "\u{2192}\u{1F600}x",
+            "\u{10FFFF}\u{FFFF}",
+        ] {
             assert_eq!(utf16_units(s), s.encode_utf16().count(), "{s:?}");
         }
     }
