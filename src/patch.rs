@@ -74,6 +74,15 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
     // (first byte, end byte, the replacements in it as a range of `replacements`)
     let mut regions: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
     for (i, rep) in replacements.iter().enumerate() {
+        // A span inside the lines the current region already covers needs no scan. Without
+        // this, every hit of a replace_all on one long line rescanned that line to find its
+        // ends: quadratic, minutes for a 10 MB line (PATH-4).
+        if let Some((_, end, reps)) = regions.last_mut() {
+            if rep.start < *end && rep.end <= *end {
+                reps.end = i + 1;
+                continue;
+            }
+        }
         let ls = line_start(old, rep.start);
         let le = if rep.end > rep.start {
             line_end(old, rep.end - 1)
@@ -349,6 +358,26 @@ pub fn unified_diff(path: &str, hunks: &[Hunk]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edit_6_many_hits_on_one_line_make_one_change_of_that_line() {
+        let old = "x\nab ab ab ab\ny\nab\n";
+        let reps: Vec<Replacement> = old
+            .match_indices("ab")
+            .map(|(i, _)| Replacement {
+                start: i,
+                end: i + 2,
+                text: "C".into(),
+            })
+            .collect();
+        let h = structured_patch(old, &reps);
+        assert_eq!(h.len(), 1);
+        assert_eq!(
+            h[0].lines,
+            [" x", "-ab ab ab ab", "+C C C C", " y", "-ab", "+C"]
+        );
+        assert_eq!((h[0].old_start, h[0].old_lines, h[0].new_lines), (1, 4, 4));
+    }
 
     fn rep(old: &str, find: &str, to: &str) -> Vec<Replacement> {
         let start = old.find(find).unwrap();
