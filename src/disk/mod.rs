@@ -10,7 +10,7 @@ mod fault;
 mod fs;
 
 pub use fault::{Fault, FaultFs, Op};
-pub use fs::{FileHandle, Fs, Kind, Meta, RealFs};
+pub use fs::{FileBytes, FileHandle, Fs, Kind, Meta, RealFs, MAP_MIN};
 
 use crate::error::{msg, Code, ToolError};
 use crate::text::Chunk;
@@ -20,8 +20,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A file read from disk, with the open handle kept for the write-time lock.
 pub struct Loaded {
-    /// The file's bytes.
-    pub bytes: Vec<u8>,
+    /// The file's bytes (mapped for large files; declared before `handle`, so that a mapping
+    /// is dropped before the handle that holds its lease).
+    pub bytes: FileBytes,
     /// `fstat` of the handle the bytes came from.
     pub meta: Meta,
     handle: Box<dyn FileHandle>,
@@ -57,13 +58,16 @@ pub fn load(fs: &dyn Fs, path: &Path, cap: u64) -> Result<Loaded, LoadError> {
     if meta.len > cap {
         return Err(LoadError::TooLarge(meta.len));
     }
-    let bytes = handle.read_all(cap).map_err(|e| {
-        if e.kind() == io::ErrorKind::FileTooLarge {
-            LoadError::TooLarge(cap + 1)
-        } else {
-            LoadError::Io(e)
-        }
-    })?;
+    let bytes = match handle.map_all(cap).map_err(LoadError::Io)? {
+        Some(mapped) => mapped,
+        None => FileBytes::Owned(handle.read_all(cap).map_err(|e| {
+            if e.kind() == io::ErrorKind::FileTooLarge {
+                LoadError::TooLarge(cap + 1)
+            } else {
+                LoadError::Io(e)
+            }
+        })?),
+    };
     Ok(Loaded {
         bytes,
         meta,
@@ -359,6 +363,11 @@ fn commit_replace(
         return Err(stale());
     }
     if now.mtime_ns != loaded.meta.mtime_ns || now.len != loaded.meta.len {
+        // A mapped file whose lease is being broken has a writer waiting: it is changing, and
+        // its mapping must not be read any more.
+        if matches!(loaded.bytes, FileBytes::Mapped(_)) && !loaded.handle.content_stable() {
+            return Err(stale());
+        }
         let again = load(fs, target, loaded.meta.len.max(now.len)).map_err(|_| stale())?;
         if again.bytes != loaded.bytes {
             return Err(stale());
@@ -503,6 +512,55 @@ mod tests {
         )
         .unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), expected);
+        assert!(residue(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn large_files_load_exactly_and_a_mapping_holds_writers_off() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.txt");
+        let content: Vec<u8> = (0..MAP_MIN as usize + 12_345)
+            .map(|i| b"abcdefghij\n"[i % 11])
+            .collect();
+        std::fs::write(&p, &content).unwrap();
+        let loaded = load(&RealFs, &p, 1 << 30).unwrap();
+        assert_eq!(&*loaded.bytes, &content[..]);
+        let writer = || {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&p)
+        };
+        if matches!(loaded.bytes, FileBytes::Mapped(_)) {
+            // Under the read lease a writer cannot get in, and its attempt is noticed.
+            assert!(loaded.handle.content_stable());
+            let err = writer().unwrap_err();
+            assert_eq!(err.raw_os_error(), Some(libc::EWOULDBLOCK));
+            assert!(!loaded.handle.content_stable());
+        }
+        // A replace from the mapped bytes writes them exactly.
+        let chunks = [
+            Chunk::Original(&loaded.bytes[..10]),
+            Chunk::New(b"XYZ".to_vec()),
+            Chunk::Original(&loaded.bytes[10..]),
+        ];
+        let mut expected = content[..10].to_vec();
+        expected.extend_from_slice(b"XYZ");
+        expected.extend_from_slice(&content[10..]);
+        let result = atomic_write(
+            &RealFs,
+            &WriteRequest {
+                target: &p,
+                chunks: &chunks,
+                existing: Some(&loaded),
+                fsync: false,
+            },
+        );
+        result.unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), expected);
+        drop(loaded);
+        assert!(writer().is_ok(), "the lease ends with the load");
         assert!(residue(dir.path()).is_empty());
     }
 

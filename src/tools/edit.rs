@@ -211,6 +211,8 @@ fn write(
     let chunks = doc
         .render(&applied.replacements)
         .map_err(|c| super::unrepresentable(c.0, doc.encoding().name(), &r.given))?;
+    // Taken before the write: a mapped file's text is not read after it (disk::FileBytes).
+    let fingerprint: Fingerprint = doc.fingerprint_after(&applied.replacements);
     let written = disk::atomic_write(
         session.fs(),
         &WriteRequest {
@@ -220,7 +222,6 @@ fn write(
             fsync: session.config().fsync,
         },
     )?;
-    let fingerprint: Fingerprint = doc.fingerprint_after(&applied.replacements);
     session.remember(&r.target, Entry::full(fingerprint, &written.meta));
     Ok(())
 }
