@@ -79,6 +79,9 @@ pub struct Document<'a> {
     stored: Cow<'a, str>,
     lf: LfView,
     dominant: Eol,
+    /// Break counts; for a text without CR counted only when asked (they do not decide
+    /// anything there: the dominant ending is LF).
+    counts: std::cell::OnceCell<EolCounts>,
 }
 
 /// A character the file's encoding cannot represent (D11, D14).
@@ -89,14 +92,19 @@ impl<'a> Document<'a> {
     /// Decodes `bytes` (TEXT-1); refuses binary and undecodable input.
     pub fn decode(bytes: &'a [u8]) -> Result<Document<'a>, DecodeError> {
         let decoded = decode(bytes)?;
-        let lf = LfView::new(&decoded.text);
+        let (lf, counted) = LfView::build(&decoded.text, decoded.has_cr, false);
         let dominant = lf.counts.dominant();
+        let counts = std::cell::OnceCell::new();
+        if counted {
+            let _ = counts.set(lf.counts);
+        }
         Ok(Document {
             bytes,
             encoding: decoded.encoding,
             stored: decoded.text,
             lf,
             dominant,
+            counts,
         })
     }
 
@@ -108,6 +116,7 @@ impl<'a> Document<'a> {
             stored: Cow::Borrowed(""),
             lf: LfView::default(),
             dominant,
+            counts: std::cell::OnceCell::from(EolCounts::default()),
         }
     }
 
@@ -134,7 +143,10 @@ impl<'a> Document<'a> {
 
     /// Break counts of the stored text.
     pub fn eol_counts(&self) -> EolCounts {
-        self.lf.counts
+        *self.counts.get_or_init(|| EolCounts {
+            crlf: 0,
+            lf: memchr::memchr_iter(b'\n', self.stored.as_bytes()).count(),
+        })
     }
 
     /// The fingerprint of the LF view.
@@ -329,6 +341,22 @@ mod tests {
         }
         assert_eq!(line_start(&text, 50_001), None);
         assert_eq!(line_start("", 1), None);
+    }
+
+    #[test]
+    fn eol_counts_are_exact_however_they_were_taken() {
+        for bytes in [
+            &b""[..],
+            b"a\nb\n",
+            b"a\r\nb\nc\r\n",
+            b"lone\rcr\nx",
+            b"\xEF\xBB\xBFa\r\nb",
+            b"\xFF\xFEa\0\r\0\n\0b\0\n\0",
+        ] {
+            let doc = Document::decode(bytes).unwrap();
+            let stored = crate::text::decode(bytes).unwrap().text;
+            assert_eq!(doc.eol_counts(), LfView::new(&stored).counts, "{bytes:?}");
+        }
     }
 
     #[test]
