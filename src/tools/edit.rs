@@ -211,8 +211,13 @@ fn write(
     let chunks = doc
         .render(&applied.replacements)
         .map_err(|c| super::unrepresentable(c.0, doc.encoding().name(), &r.given))?;
-    // Taken before the write: a mapped file's text is not read after it (disk::FileBytes).
-    let fingerprint: Fingerprint = doc.fingerprint_after(&applied.replacements);
+    // EDIT-4 keeps the new text as read; only a session that checks reads before writes ever
+    // looks at that entry, and hashing the new text is a whole pass over it. Taken before the
+    // write: a mapped file's text is not read after it (disk::FileBytes).
+    let fingerprint: Option<Fingerprint> = session
+        .config()
+        .read_before_write
+        .then(|| doc.fingerprint_after(&applied.replacements));
     let written = disk::atomic_write(
         session.fs(),
         &WriteRequest {
@@ -222,6 +227,9 @@ fn write(
             fsync: session.config().fsync,
         },
     )?;
-    session.remember(&r.target, Entry::full(fingerprint, &written.meta));
+    match fingerprint {
+        Some(fingerprint) => session.remember(&r.target, Entry::full(fingerprint, &written.meta)),
+        None => session.forget(&r.target),
+    }
     Ok(())
 }
