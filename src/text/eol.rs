@@ -95,12 +95,15 @@ impl LfView {
         }
         let newlines = memchr::memchr_iter(b'\n', bytes).count();
         let mut view = String::with_capacity(stored.len());
-        let mut dropped_cr = Vec::new();
+        let mut dropped_cr = Vec::with_capacity(newlines);
         let mut last = 0;
-        for cr in memchr::memmem::find_iter(bytes, b"\r\n") {
-            view.push_str(&stored[last..cr]);
-            dropped_cr.push(view.len());
-            last = cr + 1;
+        // memchr for each CR and a look at the next byte: cheaper per line than memmem.
+        for cr in memchr::memchr_iter(b'\r', bytes) {
+            if bytes.get(cr + 1) == Some(&b'\n') {
+                view.push_str(&stored[last..cr]);
+                dropped_cr.push(view.len());
+                last = cr + 1;
+            }
         }
         view.push_str(&stored[last..]);
         let crlf = dropped_cr.len();
