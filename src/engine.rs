@@ -141,40 +141,42 @@ impl<'a> Pieces<'a> {
         }
     }
 
-    /// Replaces sorted, disjoint spans of the current text.
-    fn splice(&mut self, spans: &[(usize, usize, String)]) {
+    /// Replaces sorted, disjoint spans of the current text (their texts are moved in).
+    fn splice(&mut self, spans: Vec<(usize, usize, String)>) {
         let total: usize = self.pieces.iter().map(Piece::len).sum();
         let mut out = Vec::with_capacity(self.pieces.len() + 2 * spans.len());
         let mut at = 0;
         for (s, e, text) in spans {
-            self.copy_range(at, *s, &mut out);
+            self.copy_range(at, s, &mut out);
             if !text.is_empty() {
-                push_piece(&mut out, Piece::New(text.clone()));
+                push_piece(&mut out, Piece::New(text));
             }
-            at = *e;
+            at = e;
         }
         self.copy_range(at, total, &mut out);
         self.pieces = out;
         self.reindex();
     }
 
-    /// The replaced spans of the original that turn it into the current text.
-    fn replacements(&self) -> Vec<Replacement> {
+    /// The replaced spans of the original that turn it into the current text (the inserted
+    /// texts are moved out, not copied: a replace_all can have 100,000 of them).
+    fn into_replacements(self) -> Vec<Replacement> {
         let mut out = Vec::new();
         let mut cursor = 0;
         let mut pending = String::new();
-        for piece in &self.pieces {
+        for piece in self.pieces {
             match piece {
-                Piece::New(t) => pending.push_str(t),
+                Piece::New(t) if pending.is_empty() => pending = t,
+                Piece::New(t) => pending.push_str(&t),
                 Piece::Original(s, e) => {
-                    if *s != cursor || !pending.is_empty() {
+                    if s != cursor || !pending.is_empty() {
                         out.push(Replacement {
                             start: cursor,
-                            end: *s,
+                            end: s,
                             text: std::mem::take(&mut pending),
                         });
                     }
-                    cursor = *e;
+                    cursor = e;
                 }
             }
         }
@@ -288,11 +290,11 @@ pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> 
         }
         drop(hay);
         drop(text);
-        pieces.splice(&spans);
+        pieces.splice(spans);
         reports.push(report);
     }
     Ok(Applied {
-        replacements: pieces.replacements(),
+        replacements: pieces.into_replacements(),
         edits: reports,
     })
 }

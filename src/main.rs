@@ -306,7 +306,8 @@ fn one_shot_session(root: Option<PathBuf>, cwd: PathBuf, no_fsync: bool) -> Sess
 fn human(tool: &str, input: Value, common: &Common) -> ExitCode {
     let session = one_shot_session(common.root.clone(), current_dir(), common.no_fsync);
     let result = session.call(tool, &input);
-    let mut out = std::io::stdout().lock();
+    // Stdout is line-buffered: without this, a diff of 100,000 lines is 100,000 write calls.
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     match result {
         Ok(v) => {
             if common.json {
@@ -314,11 +315,13 @@ fn human(tool: &str, input: Value, common: &Common) -> ExitCode {
             } else {
                 let _ = print_summary(&mut out, tool, &v);
             }
+            let _ = out.flush();
             ExitCode::SUCCESS
         }
         Err(e) => {
             if common.json {
                 let _ = writeln!(out, "{}", json!({"ok": false, "error": e.to_json()}));
+                let _ = out.flush();
             } else {
                 eprintln!("editref: refused ({}): {}", e.code, e.message);
             }
@@ -342,16 +345,21 @@ fn print_summary(out: &mut impl Write, tool: &str, v: &Value) -> std::io::Result
             v["notebook_path"].as_str().unwrap_or("")
         ),
         _ => {
-            let diff = v["diff"].as_str().map(str::to_string).unwrap_or_else(|| {
-                editref::patch::unified_diff(
-                    v["filePath"].as_str().unwrap_or(""),
-                    &serde_json::from_value::<Vec<editref::patch::Hunk>>(
-                        v["structuredPatch"].clone(),
-                    )
-                    .unwrap_or_default(),
-                )
-            });
-            print_diff(out, &diff)?;
+            let rebuilt;
+            let diff = match v["diff"].as_str() {
+                Some(d) => d,
+                None => {
+                    rebuilt = editref::patch::unified_diff(
+                        v["filePath"].as_str().unwrap_or(""),
+                        &serde_json::from_value::<Vec<editref::patch::Hunk>>(
+                            v["structuredPatch"].clone(),
+                        )
+                        .unwrap_or_default(),
+                    );
+                    &rebuilt
+                }
+            };
+            print_diff(out, diff)?;
             let verb = if v["dryRun"] == json!(true) {
                 "would change"
             } else {
@@ -381,6 +389,14 @@ fn print_summary(out: &mut impl Write, tool: &str, v: &Value) -> std::io::Result
 
 fn print_diff(out: &mut impl Write, diff: &str) -> std::io::Result<()> {
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    if !color && !diff.contains("\r\n") {
+        // What the loop below prints without colour: every line, each ended by "\n".
+        out.write_all(diff.as_bytes())?;
+        if !diff.is_empty() && !diff.ends_with('\n') {
+            out.write_all(b"\n")?;
+        }
+        return Ok(());
+    }
     for line in diff.lines() {
         let style = if !color {
             anstyle::Style::new()

@@ -37,13 +37,22 @@ struct Change<'a> {
     new_line: usize,
     old_start_byte: usize,
     old_end_byte: usize,
-    removed: Vec<&'a str>,
-    added: Vec<String>,
+    /// The removed lines: `old[old_start_byte..old_end_byte]`.
+    removed: &'a str,
+    removed_count: usize,
+    /// The added lines, one after the other (each keeps its `\n`; only the last may lack it).
+    added: String,
+    added_count: usize,
 }
 
 /// Splits a text into lines that keep their `\n`.
 fn lines_of(s: &str) -> Vec<&str> {
     s.split_inclusive('\n').collect()
+}
+
+/// Whether `s` is exactly one line for [`lines_of`]: not empty, no `\n` before its last byte.
+fn is_one_line(s: &str) -> bool {
+    !s.is_empty() && memchr::memchr(b'\n', s.as_bytes()).is_none_or(|i| i + 1 == s.len())
 }
 
 fn line_start(text: &str, at: usize) -> usize {
@@ -62,14 +71,15 @@ pub fn structured_patch(old: &str, replacements: &[Replacement]) -> Vec<Hunk> {
 
 fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
     // 1. Widen every span to whole lines; merge spans whose line ranges touch.
-    let mut regions: Vec<(usize, usize, Vec<&Replacement>)> = Vec::new();
-    for rep in replacements {
+    // (first byte, end byte, the replacements in it as a range of `replacements`)
+    let mut regions: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
+    for (i, rep) in replacements.iter().enumerate() {
         // A span inside the lines the current region already covers needs no scan. Without
         // this, every hit of a replace_all on one long line rescanned that line to find its
         // ends: quadratic, minutes for a 10 MB line (PATH-4).
         if let Some((_, end, reps)) = regions.last_mut() {
             if rep.start < *end && rep.end <= *end {
-                reps.push(rep);
+                reps.end = i + 1;
                 continue;
             }
         }
@@ -82,9 +92,9 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
         match regions.last_mut() {
             Some((_, end, reps)) if ls <= *end => {
                 *end = (*end).max(le);
-                reps.push(rep);
+                reps.end = i + 1;
             }
-            _ => regions.push((ls, le, vec![rep])),
+            _ => regions.push((ls, le, i..i + 1)),
         }
     }
     // 2. Diff each region's lines; collect the changes with absolute positions.
@@ -98,13 +108,32 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
         at = ls;
         let mut new_text = String::new();
         let mut cursor = ls;
-        for rep in reps {
+        for rep in &replacements[reps] {
             new_text.push_str(&old[cursor..rep.start]);
             new_text.push_str(&rep.text);
             cursor = rep.end;
         }
         new_text.push_str(&old[cursor..le]);
-        let old_lines = lines_of(&old[ls..le]);
+        let new_base = (line as isize + delta) as usize;
+        // One line for one line (a token edit, each hit of a replace_all): that pair is the
+        // whole diff, as Myers would find; skip its set-up, which dominates on small regions.
+        let old_region = &old[ls..le];
+        if is_one_line(old_region) && is_one_line(&new_text) {
+            if old_region != new_text {
+                out.push(Change {
+                    old_line: line,
+                    new_line: new_base,
+                    old_start_byte: ls,
+                    old_end_byte: le,
+                    removed: old_region,
+                    removed_count: 1,
+                    added: new_text,
+                    added_count: 1,
+                });
+            }
+            continue;
+        }
+        let old_lines = lines_of(old_region);
         let new_lines = lines_of(&new_text);
         let mut offsets = Vec::with_capacity(old_lines.len() + 1);
         let mut b = ls;
@@ -114,7 +143,6 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
         }
         offsets.push(b);
         let ops = line_diff(&old_lines, &new_lines, deadline);
-        let new_base = (line as isize + delta) as usize;
         let mut pending: Option<Change<'a>> = None;
         for op in ops {
             let (tag, old_range, new_range) = op.as_tag_tuple();
@@ -127,14 +155,18 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
                 new_line: new_base + new_range.start,
                 old_start_byte: offsets[old_range.start],
                 old_end_byte: offsets[old_range.start],
-                removed: Vec::new(),
-                added: Vec::new(),
+                removed: "",
+                removed_count: 0,
+                added: String::new(),
+                added_count: 0,
             });
-            c.removed
-                .extend(old_lines[old_range.clone()].iter().copied());
             c.old_end_byte = offsets[old_range.end];
-            c.added
-                .extend(new_lines[new_range].iter().map(|s| s.to_string()));
+            c.removed = &old[c.old_start_byte..c.old_end_byte];
+            c.removed_count += old_range.len();
+            c.added_count += new_range.len();
+            for l in &new_lines[new_range] {
+                c.added.push_str(l);
+            }
         }
         out.extend(pending.take());
         delta += new_lines.len() as isize - old_lines.len() as isize;
@@ -221,8 +253,8 @@ fn lines_before(old: &str, at: usize, n: usize) -> Vec<&str> {
     lines_of(&old[start..at])
 }
 
-/// Up to `n` whole lines of `old` starting at byte `at`.
-fn lines_after(old: &str, at: usize, n: usize) -> Vec<&str> {
+/// The text of up to `n` whole lines of `old` starting at byte `at`.
+fn lines_after(old: &str, at: usize, n: usize) -> &str {
     let mut end = at;
     for _ in 0..n {
         if end >= old.len() {
@@ -230,7 +262,7 @@ fn lines_after(old: &str, at: usize, n: usize) -> Vec<&str> {
         }
         end = line_end(old, end);
     }
-    lines_of(&old[at..end])
+    &old[at..end]
 }
 
 fn hunks(old: &str, changes: &[Change<'_>]) -> Vec<Hunk> {
@@ -239,14 +271,19 @@ fn hunks(old: &str, changes: &[Change<'_>]) -> Vec<Hunk> {
     while i < changes.len() {
         let mut j = i;
         while j + 1 < changes.len()
-            && changes[j + 1].old_line - (changes[j].old_line + changes[j].removed.len())
+            && changes[j + 1].old_line - (changes[j].old_line + changes[j].removed_count)
                 <= 2 * CONTEXT
         {
             j += 1;
         }
         let first = &changes[i];
         let before = lines_before(old, first.old_start_byte, CONTEXT);
-        let mut lines = Vec::new();
+        // Old lines from the first change to the end of the last (removed and context), the
+        // added lines, the context around, and room for "No newline" markers.
+        let spanned =
+            (changes[j].old_line + changes[j].removed_count).saturating_sub(first.old_line);
+        let added: usize = changes[i..=j].iter().map(|c| c.added_count).sum();
+        let mut lines = Vec::with_capacity(spanned + added + 2 * CONTEXT + 2);
         let mut old_count = 0;
         let mut new_count = 0;
         for l in &before {
@@ -256,24 +293,24 @@ fn hunks(old: &str, changes: &[Change<'_>]) -> Vec<Hunk> {
         new_count += before.len();
         for k in i..=j {
             let c = &changes[k];
-            for l in &c.removed {
+            for l in c.removed.split_inclusive('\n') {
                 push_line(&mut lines, '-', l);
             }
-            for l in &c.added {
+            for l in c.added.split_inclusive('\n') {
                 push_line(&mut lines, '+', l);
             }
-            old_count += c.removed.len();
-            new_count += c.added.len();
+            old_count += c.removed_count;
+            new_count += c.added_count;
             let gap = if k < j {
-                lines_of(&old[c.old_end_byte..changes[k + 1].old_start_byte])
+                &old[c.old_end_byte..changes[k + 1].old_start_byte]
             } else {
                 lines_after(old, c.old_end_byte, CONTEXT)
             };
-            for l in &gap {
+            for l in gap.split_inclusive('\n') {
                 push_line(&mut lines, ' ', l);
+                old_count += 1;
+                new_count += 1;
             }
-            old_count += gap.len();
-            new_count += gap.len();
         }
         out.push(Hunk {
             old_start: first.old_line - before.len() + 1,
@@ -302,12 +339,43 @@ pub fn whole_text_patch(old: &str, new: &str) -> Vec<Hunk> {
     )
 }
 
+/// The hunks as the `structuredPatch` JSON value, the same as `serde_json::to_value(hunks)`
+/// but moving each line into the value instead of copying it (a replace_all over a large file
+/// can have hundreds of thousands of lines).
+pub fn to_json(hunks: Vec<Hunk>) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    Value::Array(
+        hunks
+            .into_iter()
+            .map(|h| {
+                let mut m = Map::new();
+                m.insert("oldStart".into(), h.old_start.into());
+                m.insert("oldLines".into(), h.old_lines.into());
+                m.insert("newStart".into(), h.new_start.into());
+                m.insert("newLines".into(), h.new_lines.into());
+                m.insert(
+                    "lines".into(),
+                    Value::Array(h.lines.into_iter().map(Value::String).collect()),
+                );
+                Value::Object(m)
+            })
+            .collect(),
+    )
+}
+
 /// Unified diff text from hunks, with `a/` and `b/` headers naming `path`.
 pub fn unified_diff(path: &str, hunks: &[Hunk]) -> String {
     if hunks.is_empty() {
         return String::new();
     }
-    let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    // Sized up front: the diff of a replace_all over a large file runs to megabytes, and
+    // growing it by doubling would copy it several times.
+    let body: usize = hunks
+        .iter()
+        .map(|h| 40 + h.lines.iter().map(|l| l.len() + 1).sum::<usize>())
+        .sum();
+    let mut out = String::with_capacity(2 * path.len() + 16 + body);
+    out.push_str(&format!("--- a/{path}\n+++ b/{path}\n"));
     for h in hunks {
         let os = if h.old_lines == 0 {
             h.old_start - 1
@@ -462,6 +530,50 @@ mod tests {
         let old = "x\na\nb\nc\ny\n";
         let h = structured_patch(old, &rep(old, "a\nb\nc", "A\nb\nC"));
         assert_eq!(h[0].lines, vec![" x", "-a", "+A", " b", "-c", "+C", " y"]);
+    }
+
+    #[test]
+    fn to_json_is_the_serde_form() {
+        let old: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+        let reps: Vec<Replacement> = ["line 3\n", "line 20\n"]
+            .iter()
+            .map(|f| {
+                let start = old.find(f).unwrap();
+                Replacement {
+                    start,
+                    end: start + 4,
+                    text: "LINE\nnew".into(),
+                }
+            })
+            .collect();
+        let hunks = structured_patch(&old, &reps);
+        assert_eq!(hunks.len(), 2);
+        assert_eq!(
+            to_json(hunks.clone()),
+            serde_json::to_value(&hunks).unwrap()
+        );
+    }
+
+    #[test]
+    fn one_line_regions_diff_like_myers() {
+        // Token replaced on many lines, some adjacent, one of them into an identical line.
+        let old = "a x\nb\nc x\nd x\ne\nf\ng\nh\ni\nj\nj2\nk x\n";
+        let reps: Vec<Replacement> = old
+            .match_indices('x')
+            .map(|(i, _)| Replacement {
+                start: i,
+                end: i + 1,
+                text: "y".into(),
+            })
+            .collect();
+        let h = structured_patch(old, &reps);
+        assert_eq!(h.len(), 2);
+        assert_eq!(
+            h[0].lines,
+            vec!["-a x", "+a y", " b", "-c x", "-d x", "+c y", "+d y", " e", " f", " g"]
+        );
+        assert_eq!((h[1].old_start, h[1].old_lines), (9, 4));
+        assert_eq!(h[1].lines, vec![" i", " j", " j2", "-k x", "+k y"]);
     }
 
     #[test]

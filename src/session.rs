@@ -273,6 +273,14 @@ impl Session {
         }
     }
 
+    /// Drops the entry for a target (a session without read-before-write does not track
+    /// what it wrote).
+    pub fn forget(&self, target: &Path) {
+        if let Ok(mut s) = self.state.lock() {
+            s.entries.remove(target);
+        }
+    }
+
     /// PATH-1 and PATH-2: resolves a model-supplied path.
     pub fn resolve(&self, given: &str) -> ToolResult<Resolved> {
         let lexical = self.lexical(given)?;

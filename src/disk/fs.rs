@@ -8,6 +8,7 @@ use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
 /// What kind of directory entry a path is (without following a final symlink).
@@ -87,12 +88,72 @@ impl Meta {
     }
 }
 
+/// A file's content in memory: read into a buffer, or mapped (see [`FileHandle::map_all`]).
+pub enum FileBytes {
+    /// Read with `read(2)`.
+    Owned(Vec<u8>),
+    /// Mapped with `mmap(2)` while the handle holds a read lease.
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Owned(v) => v,
+            FileBytes::Mapped(m) => m,
+        }
+    }
+}
+
+impl AsRef<[u8]> for FileBytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl PartialEq for FileBytes {
+    fn eq(&self, other: &FileBytes) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for FileBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = match self {
+            FileBytes::Owned(_) => "Owned",
+            FileBytes::Mapped(_) => "Mapped",
+        };
+        write!(f, "FileBytes::{how}({} bytes)", self.len())
+    }
+}
+
+impl From<Vec<u8>> for FileBytes {
+    fn from(v: Vec<u8>) -> FileBytes {
+        FileBytes::Owned(v)
+    }
+}
+
 /// An open file, for reading (and locking) or for writing a temp file.
 pub trait FileHandle: Send {
     /// `fstat`.
     fn meta(&self) -> io::Result<Meta>;
     /// Reads the whole file; fails with `FileTooLarge` past `cap` bytes.
     fn read_all(&mut self, cap: u64) -> io::Result<Vec<u8>>;
+    /// The whole file mapped into memory instead of read, when that is possible and worth it;
+    /// `None` tells the caller to use [`FileHandle::read_all`]. Mapping a large file saves
+    /// copying it and faulting in a buffer as large as the file. The default never maps
+    /// (fault-injecting and test handles keep the read path).
+    fn map_all(&mut self, cap: u64) -> io::Result<Option<FileBytes>> {
+        let _ = cap;
+        Ok(None)
+    }
+    /// After [`FileHandle::map_all`] returned a mapping: whether its lease is still held with
+    /// no break pending, i.e. no other process has asked to write the file since.
+    fn content_stable(&self) -> bool {
+        true
+    }
     /// Writes all of `buf`.
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()>;
     /// `fsync`.
@@ -135,9 +196,100 @@ pub struct RealFs;
 
 struct RealFile(File);
 
+/// Files from this size on are mapped rather than read (below it, reading is as cheap).
+pub const MAP_MIN: u64 = 1 << 20;
+
+/// Mapping is used only when the kernel lets a lease holder keep its lease for at least this
+/// long after another process asks to write the file (`/proc/sys/fs/lease-break-time`,
+/// default 45 s): far longer than editref holds a mapping, even for a file of the size cap.
+const MIN_LEASE_BREAK_SECS: u64 = 10;
+
+/// `F_SETSIG` of `<fcntl.h>` (asm-generic value; the libc crate does not export it).
+const F_SETSIG: libc::c_int = 10;
+
+fn lease_break_time_allows_mapping() -> bool {
+    static OK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OK.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/fs/lease-break-time")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .is_some_and(|secs| secs >= MIN_LEASE_BREAK_SECS)
+    })
+}
+
+impl RealFile {
+    fn release_lease(&self) {
+        // SAFETY: fcntl on a descriptor this handle owns; failure only leaves the lease to be
+        // released when the descriptor is closed.
+        unsafe {
+            libc::fcntl(self.0.as_raw_fd(), libc::F_SETLEASE, libc::F_UNLCK);
+        }
+    }
+}
+
 impl FileHandle for RealFile {
     fn meta(&self) -> io::Result<Meta> {
         Ok(Meta::from_std(&self.0.metadata()?))
+    }
+
+    /// Maps files of [`MAP_MIN`] bytes or more under a read lease (`F_SETLEASE`, `F_RDLCK`).
+    ///
+    /// A mapped file that another process truncates kills the reader with SIGBUS, and one it
+    /// rewrites changes under the reader's feet. The lease rules both out: the kernel refuses
+    /// it while anyone has the file open for writing, and while it is held, any `open` for
+    /// writing and any `truncate` of the file waits until the lease is released (when this
+    /// handle is closed, after the mapping is gone) or until the lease-break time has passed,
+    /// which must be at least [`MIN_LEASE_BREAK_SECS`]. No signal is delivered for a lease
+    /// break: the lease's owner is cleared, and until then the signal is SIGURG, whose default
+    /// action is to do nothing. When the lease cannot be had (another owner without
+    /// CAP_LEASE, a file open for writing, a file system without leases), the file is read.
+    fn map_all(&mut self, cap: u64) -> io::Result<Option<FileBytes>> {
+        let len = self.0.metadata()?.len();
+        if len < MAP_MIN || len > cap || !lease_break_time_allows_mapping() {
+            return Ok(None);
+        }
+        let fd = self.0.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this handle owns.
+        let leased = unsafe {
+            libc::fcntl(fd, F_SETSIG, libc::SIGURG) == 0
+                && libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) == 0
+        };
+        if !leased {
+            return Ok(None);
+        }
+        // SAFETY: as above; with no owner, a lease break signals no process.
+        unsafe {
+            libc::fcntl(fd, libc::F_SETOWN, 0);
+        }
+        // The content is fixed from here on; take its size again.
+        let len = match self.0.metadata() {
+            Ok(m) if m.len() >= MAP_MIN && m.len() <= cap => m.len(),
+            _ => {
+                self.release_lease();
+                return Ok(None);
+            }
+        };
+        let Ok(len) = usize::try_from(len) else {
+            self.release_lease();
+            return Ok(None);
+        };
+        // SAFETY: the mapping is valid as long as the file is neither truncated nor written
+        // while it exists, which the lease held by this handle guarantees (see above). The
+        // mapping is dropped before the handle: `Loaded` declares `bytes` before `handle`.
+        match unsafe { memmap2::MmapOptions::new().len(len).populate().map(&self.0) } {
+            Ok(map) => Ok(Some(FileBytes::Mapped(map))),
+            Err(_) => {
+                self.release_lease();
+                Ok(None)
+            }
+        }
+    }
+
+    fn content_stable(&self) -> bool {
+        // SAFETY: fcntl on a descriptor this handle owns. During a lease break the kernel
+        // reports the type the lease is being broken to; without a lease, F_UNLCK.
+        let lease = unsafe { libc::fcntl(self.0.as_raw_fd(), libc::F_GETLEASE) };
+        lease == libc::F_RDLCK
     }
 
     fn read_all(&mut self, cap: u64) -> io::Result<Vec<u8>> {

@@ -127,6 +127,9 @@ pub struct Decoded<'a> {
     pub encoding: TextEncoding,
     /// The text exactly as stored (CRLF and lone CR intact, BOM removed).
     pub text: Cow<'a, str>,
+    /// Whether the text has a CR, when decoding found out anyway (UTF-8 scans for NUL and CR
+    /// in one pass), so that the LF view does not scan again.
+    pub(crate) has_cr: Option<bool>,
 }
 
 /// Legacy encodings we accept: stateless ones, so that any slice of the decoded text encodes
@@ -150,19 +153,27 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
         return decode_utf16(rest, false).map(|text| Decoded {
             encoding: TextEncoding::Utf16Le,
             text: Cow::Owned(text),
+            has_cr: None,
         });
     }
     if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
         return decode_utf16(rest, true).map(|text| Decoded {
             encoding: TextEncoding::Utf16Be,
             text: Cow::Owned(text),
+            has_cr: None,
         });
     }
     decode_utf8(bytes, false)
 }
 
 fn decode_utf8(bytes: &[u8], bom: bool) -> Result<Decoded<'_>, DecodeError> {
-    if memchr::memchr(0, bytes).is_some() {
+    // NUL (TEXT-7) and CR (for the LF view) in one pass; after a first CR, NUL alone.
+    let (nul, has_cr) = match memchr::memchr2(0, b'\r', bytes) {
+        None => (false, false),
+        Some(i) if bytes[i] == 0 => (true, false),
+        Some(i) => (memchr::memchr(0, &bytes[i + 1..]).is_some(), true),
+    };
+    if nul {
         return Err(DecodeError::Binary);
     }
     // SIMD validation (several times faster than the standard library's on text with
@@ -171,6 +182,7 @@ fn decode_utf8(bytes: &[u8], bom: bool) -> Result<Decoded<'_>, DecodeError> {
         Ok(text) => Ok(Decoded {
             encoding: TextEncoding::Utf8 { bom },
             text: Cow::Borrowed(text),
+            has_cr: Some(has_cr),
         }),
         Err(err) if bom => Err(DecodeError::Encoding(format!(
             "the file starts with a UTF-8 byte order mark but byte {} is not valid UTF-8",
@@ -213,6 +225,7 @@ fn decode_legacy(bytes: &[u8], bad_at: usize) -> Result<Decoded<'_>, DecodeError
     Ok(Decoded {
         encoding: TextEncoding::Legacy(guess),
         text: Cow::Owned(text.into_owned()),
+        has_cr: None,
     })
 }
 

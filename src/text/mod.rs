@@ -79,6 +79,9 @@ pub struct Document<'a> {
     stored: Cow<'a, str>,
     lf: LfView,
     dominant: Eol,
+    /// Break counts; for a text without CR counted only when asked (they do not decide
+    /// anything there: the dominant ending is LF).
+    counts: std::cell::OnceCell<EolCounts>,
 }
 
 /// A character the file's encoding cannot represent (D11, D14).
@@ -89,14 +92,19 @@ impl<'a> Document<'a> {
     /// Decodes `bytes` (TEXT-1); refuses binary and undecodable input.
     pub fn decode(bytes: &'a [u8]) -> Result<Document<'a>, DecodeError> {
         let decoded = decode(bytes)?;
-        let lf = LfView::new(&decoded.text);
+        let (lf, counted) = LfView::build(&decoded.text, decoded.has_cr, false);
         let dominant = lf.counts.dominant();
+        let counts = std::cell::OnceCell::new();
+        if counted {
+            let _ = counts.set(lf.counts);
+        }
         Ok(Document {
             bytes,
             encoding: decoded.encoding,
             stored: decoded.text,
             lf,
             dominant,
+            counts,
         })
     }
 
@@ -108,6 +116,7 @@ impl<'a> Document<'a> {
             stored: Cow::Borrowed(""),
             lf: LfView::default(),
             dominant,
+            counts: std::cell::OnceCell::from(EolCounts::default()),
         }
     }
 
@@ -134,7 +143,10 @@ impl<'a> Document<'a> {
 
     /// Break counts of the stored text.
     pub fn eol_counts(&self) -> EolCounts {
-        self.lf.counts
+        *self.counts.get_or_init(|| EolCounts {
+            crlf: 0,
+            lf: memchr::memchr_iter(b'\n', self.stored.as_bytes()).count(),
+        })
     }
 
     /// The fingerprint of the LF view.
@@ -243,6 +255,27 @@ struct Cursor {
     byte_pos: usize,
 }
 
+/// The byte offset where 0-based line `index` of `text` starts (the byte after its
+/// `index`-th `\n`); `None` when the text has fewer line breaks. Counts breaks a block at a
+/// time with `memchr`'s SIMD counter and looks at single breaks only in the block that holds
+/// the one wanted, so that Read near the end of a large file costs one fast pass.
+pub fn line_start(text: &str, index: usize) -> Option<usize> {
+    if index == 0 {
+        return Some(0);
+    }
+    const BLOCK: usize = 64 * 1024;
+    let mut seen = 0;
+    for (b, block) in text.as_bytes().chunks(BLOCK).enumerate() {
+        let here = memchr::memchr_iter(b'\n', block).count();
+        if seen + here >= index {
+            let at = memchr::memchr_iter(b'\n', block).nth(index - seen - 1)?;
+            return Some(b * BLOCK + at + 1);
+        }
+        seen += here;
+    }
+    None
+}
+
 /// 1-based line number of a view offset.
 pub fn line_of(view: &str, offset: usize) -> usize {
     1 + memchr::memchr_iter(b'\n', &view.as_bytes()[..offset]).count()
@@ -291,6 +324,39 @@ mod tests {
             edit(b"\xFF\xFEa\0\r\0\n\0b\0", "a\nb", "c\nd"),
             b"\xFF\xFEc\0\r\0\n\0d\0"
         );
+    }
+
+    #[test]
+    fn line_start_finds_the_byte_after_the_nth_break() {
+        let text: String = (0..50_000).map(|i| format!("line {i}\n")).collect();
+        for index in [0, 1, 2, 9_999, 10_000, 49_999, 50_000] {
+            let expected = if index == 0 {
+                Some(0)
+            } else {
+                memchr::memchr_iter(b'\n', text.as_bytes())
+                    .nth(index - 1)
+                    .map(|i| i + 1)
+            };
+            assert_eq!(line_start(&text, index), expected, "{index}");
+        }
+        assert_eq!(line_start(&text, 50_001), None);
+        assert_eq!(line_start("", 1), None);
+    }
+
+    #[test]
+    fn eol_counts_are_exact_however_they_were_taken() {
+        for bytes in [
+            &b""[..],
+            b"a\nb\n",
+            b"a\r\nb\nc\r\n",
+            b"lone\rcr\nx",
+            b"\xEF\xBB\xBFa\r\nb",
+            b"\xFF\xFEa\0\r\0\n\0b\0\n\0",
+        ] {
+            let doc = Document::decode(bytes).unwrap();
+            let stored = crate::text::decode(bytes).unwrap().text;
+            assert_eq!(doc.eol_counts(), LfView::new(&stored).counts, "{bytes:?}");
+        }
     }
 
     #[test]

@@ -26,6 +26,15 @@ fn folded_quote(third: Option<&u8>) -> Option<char> {
     }
 }
 
+/// A character as folding sees it: curly quotes become straight ones, everything else stays.
+pub fn fold_char(c: char) -> char {
+    match c {
+        LEFT_SINGLE | RIGHT_SINGLE => '\'',
+        LEFT_DOUBLE | RIGHT_DOUBLE => '"',
+        other => other,
+    }
+}
+
 /// Whether a string has any curly quote, i.e. whether folding would change it.
 pub fn has_curly(s: &str) -> bool {
     // All four are E2 80 xx; in valid UTF-8 an E2 always starts a character, so looking at

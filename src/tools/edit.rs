@@ -32,6 +32,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     };
     let dry_run = i.boolean("dry_run")?;
     let done = apply(session, &path, &[edit], dry_run, false)?;
+    let durable = done.durable;
     let report = &done.reports[0];
     let mut out = Map::new();
     out.insert("filePath".into(), json!(path));
@@ -39,20 +40,20 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     out.insert("newString".into(), json!(report.new_string));
     out.insert("replaceAll".into(), json!(report.replace_all));
     out.insert("replacements".into(), json!(report.replacements));
-    out.insert("structuredPatch".into(), json!(done.hunks));
-    out.insert("diff".into(), json!(done.diff));
+    out.insert("structuredPatch".into(), patch::to_json(done.hunks));
+    out.insert("diff".into(), Value::String(done.diff));
     out.insert("repairs".into(), json!(report.repairs));
     out.insert("userModified".into(), json!(false));
-    finish(&mut out, &done, dry_run);
+    finish(&mut out, durable, dry_run);
     Ok(Value::Object(out))
 }
 
 /// Adds the flags every edit result may carry.
-pub(crate) fn finish(out: &mut Map<String, Value>, done: &Done, dry_run: bool) {
+pub(crate) fn finish(out: &mut Map<String, Value>, durable: bool, dry_run: bool) {
     if dry_run {
         out.insert("dryRun".into(), json!(true));
     } else {
-        super::mark_durability(done.durable, out);
+        super::mark_durability(durable, out);
     }
 }
 
@@ -221,6 +222,13 @@ fn write(
     let chunks = doc
         .render(&applied.replacements)
         .map_err(|c| super::unrepresentable(c.0, doc.encoding().name(), &r.given))?;
+    // EDIT-4 keeps the new text as read; only a session that checks reads before writes ever
+    // looks at that entry, and hashing the new text is a whole pass over it. Taken before the
+    // write: a mapped file's text is not read after it (disk::FileBytes).
+    let fingerprint: Option<Fingerprint> = session
+        .config()
+        .read_before_write
+        .then(|| doc.fingerprint_after(&applied.replacements));
     let written = disk::atomic_write(
         session.fs(),
         &WriteRequest {
@@ -230,7 +238,9 @@ fn write(
             fsync: session.config().fsync,
         },
     )?;
-    let fingerprint: Fingerprint = doc.fingerprint_after(&applied.replacements);
-    session.remember(&r.target, Entry::full(fingerprint, &written.meta));
+    match fingerprint {
+        Some(fingerprint) => session.remember(&r.target, Entry::full(fingerprint, &written.meta)),
+        None => session.forget(&r.target),
+    }
     Ok(written.durable)
 }

@@ -5,6 +5,7 @@ use super::edit::{apply, finish};
 use super::Input;
 use crate::engine::EditRequest;
 use crate::error::{ToolError, ToolResult};
+use crate::patch;
 use serde_json::{json, Map, Value};
 
 const FIELDS: [&str; 3] = ["file_path", "edits", "dry_run"];
@@ -46,6 +47,7 @@ pub fn run(session: &crate::session::Session, input: &Value) -> ToolResult<Value
         edits.push(parsed.map_err(|err| err.with("edit_index", index))?);
     }
     let done = apply(session, &path, &edits, dry_run, true)?;
+    let durable = done.durable;
     let mut repairs: Vec<&str> = Vec::new();
     let per_edit: Vec<Value> = done
         .reports
@@ -68,10 +70,10 @@ pub fn run(session: &crate::session::Session, input: &Value) -> ToolResult<Value
     let mut out = Map::new();
     out.insert("filePath".into(), json!(path));
     out.insert("edits".into(), Value::Array(per_edit));
-    out.insert("structuredPatch".into(), json!(done.hunks));
-    out.insert("diff".into(), json!(done.diff));
+    out.insert("structuredPatch".into(), patch::to_json(done.hunks));
+    out.insert("diff".into(), Value::String(done.diff));
     out.insert("repairs".into(), json!(repairs));
     out.insert("userModified".into(), json!(false));
-    finish(&mut out, &done, dry_run);
+    finish(&mut out, durable, dry_run);
     Ok(Value::Object(out))
 }

@@ -162,7 +162,13 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     let loaded = load(session, &r, session.config().max_load_size)?;
     let doc = Document::decode(&loaded.bytes).map_err(|e| decode_error(e, &path))?;
     let view = doc.view();
-    let total = line_count(view);
+    // READ-1's line count from the breaks decoding already counted (the same `\n`s).
+    let breaks = doc.eol_counts().crlf + doc.eol_counts().lf;
+    let total = if view.is_empty() {
+        0
+    } else {
+        breaks + usize::from(!view.ends_with('\n'))
+    };
     let start = (offset - 1) as usize;
     let end = match limit {
         Some(l) => start.saturating_add(l as usize).min(total),
@@ -231,14 +237,9 @@ fn numbered(view: &str, start: usize, end: usize, first: u64, format: LineFormat
     if start >= end {
         return String::new();
     }
-    let bytes = view.as_bytes();
-    let mut at = 0;
-    if start > 0 {
-        match memchr::memchr_iter(b'\n', bytes).nth(start - 1) {
-            Some(i) => at = i + 1,
-            None => return String::new(),
-        }
-    }
+    let Some(at) = crate::text::line_start(view, start) else {
+        return String::new();
+    };
     let mut out = String::new();
     for (n, line) in (first..).zip(view[at..].split('\n').take(end - start)) {
         if n != first {
