@@ -214,16 +214,21 @@ fn write_pair() -> (String, String) {
 #[bench::one_hit(setup = spans_needle)]
 #[bench::tokens(setup = spans_tokens)]
 fn structured_patch(input: (String, Vec<Replacement>)) -> usize {
+    // What Edit runs: the diff with its hunks, and structuredPatch as JSON.
     let (text, reps) = input;
-    let hunks = patch::structured_patch(&text, &reps);
-    let diff = patch::unified_diff("file.rs", &hunks);
-    black_box(hunks.len() + diff.len())
+    let patch = patch::Patch::new("file.rs", &text, &reps);
+    let json = patch.to_json();
+    black_box(patch.diff().len() + usize::from(json.is_array()))
 }
 
 #[library_benchmark]
 #[bench::one_line_64k(setup = write_pair)]
 fn whole_text_patch(input: (String, String)) -> usize {
-    black_box(patch::whole_text_patch(&input.0, &input.1).len())
+    black_box(
+        patch::Patch::whole_text("file.rs", &input.0, &input.1)
+            .diff()
+            .len(),
+    )
 }
 
 library_benchmark_group!(

@@ -305,9 +305,26 @@ fn one_shot_session(root: Option<PathBuf>, cwd: PathBuf, no_fsync: bool) -> Sess
 /// The human subcommands: one-shot calls, a summary (and coloured diff on a terminal) or JSON.
 fn human(tool: &str, input: Value, common: &Common) -> ExitCode {
     let session = one_shot_session(common.root.clone(), current_dir(), common.no_fsync);
-    let result = session.call(tool, &input);
     // Stdout is line-buffered: without this, a diff of 100,000 lines is 100,000 write calls.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    if !common.json && matches!(tool, "Edit" | "MultiEdit") {
+        // Only the diff is shown: the typed result skips building structuredPatch as JSON.
+        return match editref::tools::edit_outcome(&session, tool, &input) {
+            Ok(done) => {
+                let _ = print_edit_summary(&mut out, tool, &input, &done);
+                let _ = out.flush();
+                // A one-shot process: the OS frees the (possibly huge) patch faster than
+                // dropping it line by line would.
+                std::mem::forget(done);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("editref: refused ({}): {}", e.code, e.message);
+                ExitCode::from(1)
+            }
+        };
+    }
+    let result = session.call(tool, &input);
     match result {
         Ok(v) => {
             if common.json {
@@ -328,6 +345,32 @@ fn human(tool: &str, input: Value, common: &Common) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The human summary of Edit and MultiEdit: the diff, then what changed.
+fn print_edit_summary(
+    out: &mut impl Write,
+    tool: &str,
+    input: &Value,
+    done: &editref::tools::edit::Done,
+) -> std::io::Result<()> {
+    print_diff(out, done.patch.diff())?;
+    let verb = if input["dry_run"] == json!(true) {
+        "would change"
+    } else {
+        "changed"
+    };
+    let count = if tool == "Edit" {
+        let n = done.reports.first().map_or(0, |r| r.replacements);
+        format!(" ({n} replacement{})", if n == 1 { "" } else { "s" })
+    } else {
+        format!(" ({} edits)", done.reports.len())
+    };
+    writeln!(
+        out,
+        "{verb} {}{count}",
+        input["file_path"].as_str().unwrap_or("")
+    )
 }
 
 fn print_summary(out: &mut impl Write, tool: &str, v: &Value) -> std::io::Result<()> {

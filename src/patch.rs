@@ -40,8 +40,10 @@ struct Change<'a> {
     /// The removed lines: `old[old_start_byte..old_end_byte]`.
     removed: &'a str,
     removed_count: usize,
-    /// The added lines, one after the other (each keeps its `\n`; only the last may lack it).
-    added: String,
+    /// Where the added lines are in the shared buffer of added text, one after the other
+    /// (each keeps its `\n`; only the last may lack it). One buffer for all changes: a
+    /// replace_all with 100,000 hits would otherwise allocate 100,000 strings.
+    added: std::ops::Range<usize>,
     added_count: usize,
 }
 
@@ -63,13 +65,128 @@ fn line_end(text: &str, at: usize) -> usize {
     memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1)
 }
 
-/// Computes the hunks for `replacements` (sorted, disjoint spans of `old`, an LF view).
-pub fn structured_patch(old: &str, replacements: &[Replacement]) -> Vec<Hunk> {
-    let changes = changes(old, replacements);
-    hunks(old, &changes)
+/// The patch of an edit (EDIT-6): the unified diff text, and where each hunk's lines are in
+/// it.
+///
+/// The diff is the only copy of the lines: `structuredPatch` is a view of it. An edit with
+/// many hits (a replace_all of a common token) has a patch as large as the file, and building
+/// each line as its own string first costs more than the edit itself.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Patch {
+    diff: String,
+    hunks: Vec<HunkAt>,
 }
 
-fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
+/// A hunk's numbers and the byte range of its lines in [`Patch::diff`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HunkAt {
+    old_start: usize,
+    old_lines: usize,
+    new_start: usize,
+    new_lines: usize,
+    /// Lines of the hunk in the diff, each ended by `\n` (header excluded).
+    lines: std::ops::Range<usize>,
+}
+
+impl Patch {
+    /// The patch of `replacements` (sorted, disjoint spans of `old`, an LF view), with diff
+    /// headers naming `path`.
+    pub fn new(path: &str, old: &str, replacements: &[Replacement]) -> Patch {
+        let (changes, added) = changes(old, replacements);
+        build(path, old, &changes, &added)
+    }
+
+    /// The patch of Write, where no spans are known: one replacement of the whole text.
+    pub fn whole_text(path: &str, old: &str, new: &str) -> Patch {
+        if old == new {
+            return Patch::default();
+        }
+        Patch::new(
+            path,
+            old,
+            &[Replacement {
+                start: 0,
+                end: old.len(),
+                text: new.to_string(),
+            }],
+        )
+    }
+
+    /// The unified diff (`--- a/path`, `+++ b/path`, hunks); empty when nothing changed.
+    pub fn diff(&self) -> &str {
+        &self.diff
+    }
+
+    /// The unified diff, without a copy.
+    pub fn into_diff(self) -> String {
+        self.diff
+    }
+
+    /// Whether the patch has no hunk (the text did not change).
+    pub fn is_empty(&self) -> bool {
+        self.hunks.is_empty()
+    }
+
+    /// The hunks as owned values (tests, fuzzing, library callers).
+    pub fn hunks(&self) -> Vec<Hunk> {
+        self.hunks
+            .iter()
+            .map(|h| Hunk {
+                old_start: h.old_start,
+                old_lines: h.old_lines,
+                new_start: h.new_start,
+                new_lines: h.new_lines,
+                lines: self.lines_of(h).map(str::to_string).collect(),
+            })
+            .collect()
+    }
+
+    /// The hunks as the `structuredPatch` JSON value: the same as
+    /// `serde_json::to_value(self.hunks())` without the intermediate strings.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::{Map, Value};
+        Value::Array(
+            self.hunks
+                .iter()
+                .map(|h| {
+                    let mut m = Map::new();
+                    m.insert("oldStart".into(), h.old_start.into());
+                    m.insert("oldLines".into(), h.old_lines.into());
+                    m.insert("newStart".into(), h.new_start.into());
+                    m.insert("newLines".into(), h.new_lines.into());
+                    m.insert(
+                        "lines".into(),
+                        Value::Array(
+                            self.lines_of(h)
+                                .map(|l| Value::String(l.to_string()))
+                                .collect(),
+                        ),
+                    );
+                    Value::Object(m)
+                })
+                .collect(),
+        )
+    }
+
+    fn lines_of<'a>(&'a self, h: &HunkAt) -> impl Iterator<Item = &'a str> + 'a {
+        // Every line of a hunk's body ends with `\n`.
+        let body = &self.diff[h.lines.clone()];
+        let mut start = 0;
+        memchr::memchr_iter(b'\n', body.as_bytes()).map(move |nl| {
+            let line = &body[start..nl];
+            start = nl + 1;
+            line
+        })
+    }
+}
+
+/// Computes the hunks for `replacements` (sorted, disjoint spans of `old`, an LF view).
+pub fn structured_patch(old: &str, replacements: &[Replacement]) -> Vec<Hunk> {
+    Patch::new("", old, replacements).hunks()
+}
+
+/// The changes of each region, and the buffer their added lines are in.
+fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Change<'a>>, String) {
     // 1. Widen every span to whole lines; merge spans whose line ranges touch.
     // (first byte, end byte, the replacements in it as a range of `replacements`)
     let mut regions: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
@@ -98,7 +215,8 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
         }
     }
     // 2. Diff each region's lines; collect the changes with absolute positions.
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(regions.len());
+    let mut added = String::new();
     let mut line = 0; // 0-based old line at `at`
     let mut at = 0;
     let mut delta: isize = 0;
@@ -106,20 +224,21 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
     for (ls, le, reps) in regions {
         line += memchr::memchr_iter(b'\n', &old.as_bytes()[at..ls]).count();
         at = ls;
-        let mut new_text = String::new();
+        // The region's new text goes straight into the shared buffer.
+        let new_at = added.len();
         let mut cursor = ls;
         for rep in &replacements[reps] {
-            new_text.push_str(&old[cursor..rep.start]);
-            new_text.push_str(&rep.text);
+            added.push_str(&old[cursor..rep.start]);
+            added.push_str(&rep.text);
             cursor = rep.end;
         }
-        new_text.push_str(&old[cursor..le]);
+        added.push_str(&old[cursor..le]);
         let new_base = (line as isize + delta) as usize;
         // One line for one line (a token edit, each hit of a replace_all): that pair is the
         // whole diff, as Myers would find; skip its set-up, which dominates on small regions.
         let old_region = &old[ls..le];
-        if is_one_line(old_region) && is_one_line(&new_text) {
-            if old_region != new_text {
+        if is_one_line(old_region) && is_one_line(&added[new_at..]) {
+            if old_region != &added[new_at..] {
                 out.push(Change {
                     old_line: line,
                     new_line: new_base,
@@ -127,12 +246,15 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
                     old_end_byte: le,
                     removed: old_region,
                     removed_count: 1,
-                    added: new_text,
+                    added: new_at..added.len(),
                     added_count: 1,
                 });
+            } else {
+                added.truncate(new_at);
             }
             continue;
         }
+        let new_text = added.split_off(new_at);
         let old_lines = lines_of(old_region);
         let new_lines = lines_of(&new_text);
         let mut offsets = Vec::with_capacity(old_lines.len() + 1);
@@ -157,21 +279,23 @@ fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> Vec<Change<'a>> {
                 old_end_byte: offsets[old_range.start],
                 removed: "",
                 removed_count: 0,
-                added: String::new(),
+                added: added.len()..added.len(),
                 added_count: 0,
             });
             c.old_end_byte = offsets[old_range.end];
             c.removed = &old[c.old_start_byte..c.old_end_byte];
             c.removed_count += old_range.len();
             c.added_count += new_range.len();
+            // Only the pending change appends, so its lines stay contiguous in the buffer.
             for l in &new_lines[new_range] {
-                c.added.push_str(l);
+                added.push_str(l);
             }
+            c.added.end = added.len();
         }
         out.extend(pending.take());
         delta += new_lines.len() as isize - old_lines.len() as isize;
     }
-    out
+    (out, added)
 }
 
 /// Myers line diff of a region, as operations that cover both sides in order.
@@ -223,26 +347,26 @@ fn contiguous(ops: &[similar::DiffOp], old_len: usize, new_len: usize) -> bool {
     o == old_len && n == new_len
 }
 
-fn strip_nl(line: &str) -> (&str, bool) {
-    match line.strip_suffix('\n') {
-        Some(s) => (s, true),
-        None => (line, false),
+/// Appends the lines of `text` to the diff, each with `prefix` and ended by `\n`; a last line
+/// without a final newline is followed by the marker line.
+fn push_lines(diff: &mut String, prefix: char, text: &str) {
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        diff.push(prefix);
+        diff.push_str(&text[start..=nl]);
+        start = nl + 1;
     }
-}
-
-fn push_line(lines: &mut Vec<String>, prefix: char, line: &str) {
-    let (body, has_nl) = strip_nl(line);
-    let mut s = String::with_capacity(body.len() + 1);
-    s.push(prefix);
-    s.push_str(body);
-    lines.push(s);
-    if !has_nl {
-        lines.push(NO_NEWLINE.to_string());
+    if start < text.len() {
+        diff.push(prefix);
+        diff.push_str(&text[start..]);
+        diff.push('\n');
+        diff.push_str(NO_NEWLINE);
+        diff.push('\n');
     }
 }
 
 /// Up to `n` whole lines of `old` ending at byte `at` (which is a line start).
-fn lines_before(old: &str, at: usize, n: usize) -> Vec<&str> {
+fn lines_before(old: &str, at: usize, n: usize) -> &str {
     let mut start = at;
     for _ in 0..n {
         if start == 0 {
@@ -250,7 +374,7 @@ fn lines_before(old: &str, at: usize, n: usize) -> Vec<&str> {
         }
         start = line_start(old, start - 1);
     }
-    lines_of(&old[start..at])
+    &old[start..at]
 }
 
 /// The text of up to `n` whole lines of `old` starting at byte `at`.
@@ -265,8 +389,33 @@ fn lines_after(old: &str, at: usize, n: usize) -> &str {
     &old[at..end]
 }
 
-fn hunks(old: &str, changes: &[Change<'_>]) -> Vec<Hunk> {
-    let mut out = Vec::new();
+/// Pieces of text as the lines they hold (`split_inclusive`): a final piece without `\n`
+/// counts as a line.
+fn count_lines(text: &str) -> usize {
+    let breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    breaks + usize::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+/// Groups changes less than 2 × [`CONTEXT`] lines apart into hunks and writes the diff.
+fn build(path: &str, old: &str, changes: &[Change<'_>], added: &str) -> Patch {
+    if changes.is_empty() {
+        return Patch::default();
+    }
+    // Sized up front, generously: the diff of a replace_all over a large file runs to
+    // megabytes, and growing it by doubling would copy it several times. Bounded by what the
+    // diff can hold at most: every old and added byte with a prefix per line, and context.
+    let per_change: usize = changes
+        .iter()
+        .map(|c| 64 + c.removed.len() + c.added.len() + 2 * CONTEXT * 80)
+        .sum();
+    let most = 2 * old.len() + 2 * added.len() + 64 * changes.len() + 4096;
+    let mut diff = String::with_capacity(2 * path.len() + 16 + per_change.min(most));
+    diff.push_str("--- a/");
+    diff.push_str(path);
+    diff.push_str("\n+++ b/");
+    diff.push_str(path);
+    diff.push('\n');
+    let mut hunks = Vec::new();
     let mut i = 0;
     while i < changes.len() {
         let mut j = i;
@@ -277,90 +426,62 @@ fn hunks(old: &str, changes: &[Change<'_>]) -> Vec<Hunk> {
             j += 1;
         }
         let first = &changes[i];
+        let last = &changes[j];
         let before = lines_before(old, first.old_start_byte, CONTEXT);
-        // Old lines from the first change to the end of the last (removed and context), the
-        // added lines, the context around, and room for "No newline" markers.
-        let spanned =
-            (changes[j].old_line + changes[j].removed_count).saturating_sub(first.old_line);
-        let added: usize = changes[i..=j].iter().map(|c| c.added_count).sum();
-        let mut lines = Vec::with_capacity(spanned + added + 2 * CONTEXT + 2);
-        let mut old_count = 0;
-        let mut new_count = 0;
-        for l in &before {
-            push_line(&mut lines, ' ', l);
-        }
-        old_count += before.len();
-        new_count += before.len();
+        let after = lines_after(old, last.old_end_byte, CONTEXT);
+        // Counts first, so that the header can precede the lines: the old lines from the
+        // first change to the end of the last are removed lines and gaps of context.
+        let removed: usize = changes[i..=j].iter().map(|c| c.removed_count).sum();
+        let added_lines: usize = changes[i..=j].iter().map(|c| c.added_count).sum();
+        let spanned = count_lines(&old[first.old_start_byte..last.old_end_byte]);
+        let before_lines = count_lines(before);
+        let context = before_lines + (spanned - removed) + count_lines(after);
+        let old_lines = context + removed;
+        let new_lines = context + added_lines;
+        let old_start = first.old_line - before_lines + 1;
+        let new_start = first.new_line - before_lines + 1;
+        // A side without lines names the line before it (unified diff convention).
+        let shown = |start: usize, n: usize| if n == 0 { start - 1 } else { start };
+        diff.push_str(&format!(
+            "@@ -{},{} +{},{} @@\n",
+            shown(old_start, old_lines),
+            old_lines,
+            shown(new_start, new_lines),
+            new_lines
+        ));
+        let body = diff.len();
+        push_lines(&mut diff, ' ', before);
         for k in i..=j {
             let c = &changes[k];
-            for l in c.removed.split_inclusive('\n') {
-                push_line(&mut lines, '-', l);
-            }
-            for l in c.added.split_inclusive('\n') {
-                push_line(&mut lines, '+', l);
-            }
-            old_count += c.removed_count;
-            new_count += c.added_count;
+            push_lines(&mut diff, '-', c.removed);
+            push_lines(&mut diff, '+', &added[c.added.clone()]);
             let gap = if k < j {
                 &old[c.old_end_byte..changes[k + 1].old_start_byte]
             } else {
-                lines_after(old, c.old_end_byte, CONTEXT)
+                after
             };
-            for l in gap.split_inclusive('\n') {
-                push_line(&mut lines, ' ', l);
-                old_count += 1;
-                new_count += 1;
-            }
+            push_lines(&mut diff, ' ', gap);
         }
-        out.push(Hunk {
-            old_start: first.old_line - before.len() + 1,
-            old_lines: old_count,
-            new_start: first.new_line - before.len() + 1,
-            new_lines: new_count,
-            lines,
+        hunks.push(HunkAt {
+            old_start,
+            old_lines,
+            new_start,
+            new_lines,
+            lines: body..diff.len(),
         });
         i = j + 1;
     }
-    out
+    Patch { diff, hunks }
 }
 
-/// Whole-text patch (Write, where no spans are known): one replacement of everything.
+/// Whole-text hunks (Write, where no spans are known): one replacement of everything.
 pub fn whole_text_patch(old: &str, new: &str) -> Vec<Hunk> {
-    if old == new {
-        return Vec::new();
-    }
-    structured_patch(
-        old,
-        &[Replacement {
-            start: 0,
-            end: old.len(),
-            text: new.to_string(),
-        }],
-    )
+    Patch::whole_text("", old, new).hunks()
 }
 
-/// The hunks as the `structuredPatch` JSON value, the same as `serde_json::to_value(hunks)`
-/// but moving each line into the value instead of copying it (a replace_all over a large file
-/// can have hundreds of thousands of lines).
+/// Hunks (for example deserialized from a `structuredPatch`) as their JSON value.
 pub fn to_json(hunks: Vec<Hunk>) -> serde_json::Value {
-    use serde_json::{Map, Value};
-    Value::Array(
-        hunks
-            .into_iter()
-            .map(|h| {
-                let mut m = Map::new();
-                m.insert("oldStart".into(), h.old_start.into());
-                m.insert("oldLines".into(), h.old_lines.into());
-                m.insert("newStart".into(), h.new_start.into());
-                m.insert("newLines".into(), h.new_lines.into());
-                m.insert(
-                    "lines".into(),
-                    Value::Array(h.lines.into_iter().map(Value::String).collect()),
-                );
-                Value::Object(m)
-            })
-            .collect(),
-    )
+    serde_json::to_value(hunks).unwrap_or(serde_json::Value::Null)
 }
 
 /// Unified diff text from hunks, with `a/` and `b/` headers naming `path`.

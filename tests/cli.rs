@@ -348,3 +348,63 @@ fn human_subcommands_and_exit_codes() {
     assert_eq!(code, 1);
     assert!(err.contains("outside_root"), "{err}");
 }
+
+/// The human edit output is the same diff the JSON result carries, then one summary line;
+/// a dry run prints what would change and leaves the bytes alone (EDIT-6, EDIT-7).
+#[test]
+fn human_edit_output_is_the_json_diff_and_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let original = b"a tok\nb\nc\nd\ne\nf\ng\nh\ni tok\n";
+    std::fs::write(d.join("f.txt"), original).unwrap();
+    let args = [
+        "edit",
+        "f.txt",
+        "--old-string",
+        "tok",
+        "--new-string",
+        "TOK",
+        "--replace-all",
+    ];
+    let mut dry = args.to_vec();
+    dry.extend(["--dry-run", "--json"]);
+    let (code, out, _) = run(&dry, d);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let diff = v["diff"].as_str().unwrap().to_string();
+    assert_eq!(v["structuredPatch"].as_array().unwrap().len(), 2);
+    let mut dry_human = args.to_vec();
+    dry_human.push("--dry-run");
+    let (code, out, _) = run(&dry_human, d);
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("{diff}would change f.txt (2 replacements)\n"));
+    assert_eq!(std::fs::read(d.join("f.txt")).unwrap(), original);
+    let (code, out, _) = run(&args, d);
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("{diff}changed f.txt (2 replacements)\n"));
+    assert_eq!(
+        std::fs::read(d.join("f.txt")).unwrap(),
+        b"a TOK\nb\nc\nd\ne\nf\ng\nh\ni TOK\n"
+    );
+    let (code, out, _) = run(
+        &[
+            "multi-edit",
+            "f.txt",
+            "--edits",
+            r#"[{"old_string":"a TOK","new_string":"A"},{"old_string":"i TOK","new_string":"I"}]"#,
+        ],
+        d,
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("--- a/f.txt\n+++ b/f.txt\n@@ -1,4 +1,4 @@\n-a TOK\n+A\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("changed f.txt (2 edits)\n"), "{out}");
+    assert_eq!(
+        std::fs::read(d.join("f.txt")).unwrap(),
+        b"A\nb\nc\nd\ne\nf\ng\nh\nI\n"
+    );
+    let names: Vec<_> = std::fs::read_dir(d).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temp file is left");
+}

@@ -276,6 +276,24 @@ pub fn line_start(text: &str, index: usize) -> Option<usize> {
     None
 }
 
+/// [`line_start`] and the text's total count of `\n` in the same pass: Read needs both, and
+/// counting the breaks of a large file twice costs as much as everything else it does.
+pub fn line_start_and_breaks(text: &str, index: usize) -> (Option<usize>, usize) {
+    const BLOCK: usize = 64 * 1024;
+    let mut seen = 0;
+    let mut found = (index == 0).then_some(0);
+    for (b, block) in text.as_bytes().chunks(BLOCK).enumerate() {
+        let here = memchr::memchr_iter(b'\n', block).count();
+        if found.is_none() && seen + here >= index {
+            found = memchr::memchr_iter(b'\n', block)
+                .nth(index - seen - 1)
+                .map(|at| b * BLOCK + at + 1);
+        }
+        seen += here;
+    }
+    (found, seen)
+}
+
 /// 1-based line number of a view offset.
 pub fn line_of(view: &str, offset: usize) -> usize {
     1 + memchr::memchr_iter(b'\n', &view.as_bytes()[..offset]).count()
@@ -340,6 +358,13 @@ mod tests {
             assert_eq!(line_start(&text, index), expected, "{index}");
         }
         assert_eq!(line_start(&text, 50_001), None);
+        for index in [0, 1, 9_999, 50_000, 50_001] {
+            assert_eq!(
+                line_start_and_breaks(&text, index),
+                (line_start(&text, index), 50_000),
+                "{index}"
+            );
+        }
         assert_eq!(line_start("", 1), None);
     }
 

@@ -23,15 +23,8 @@ const FIELDS: [&str; 5] = [
 
 /// Runs Edit.
 pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
-    let i = Input::new("Edit", input, &FIELDS)?;
-    let path = i.string("file_path")?;
-    let edit = EditRequest {
-        old_string: i.string("old_string")?,
-        new_string: i.string("new_string")?,
-        replace_all: i.boolean("replace_all")?,
-    };
-    let dry_run = i.boolean("dry_run")?;
-    let done = apply(session, &path, &[edit], dry_run, false)?;
+    let (path, edit, dry_run) = parse(input)?;
+    let done = apply(session, &path, std::slice::from_ref(&edit), dry_run, false)?;
     let durable = done.durable;
     let report = &done.reports[0];
     let mut out = Map::new();
@@ -40,12 +33,24 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     out.insert("newString".into(), json!(report.new_string));
     out.insert("replaceAll".into(), json!(report.replace_all));
     out.insert("replacements".into(), json!(report.replacements));
-    out.insert("structuredPatch".into(), patch::to_json(done.hunks));
-    out.insert("diff".into(), Value::String(done.diff));
+    out.insert("structuredPatch".into(), done.patch.to_json());
+    out.insert("diff".into(), Value::String(done.patch.into_diff()));
     out.insert("repairs".into(), json!(report.repairs));
     out.insert("userModified".into(), json!(false));
     finish(&mut out, durable, dry_run);
     Ok(Value::Object(out))
+}
+
+/// Edit's input, checked: the path, the edit, and whether it is a dry run.
+pub(crate) fn parse(input: &Value) -> ToolResult<(String, EditRequest, bool)> {
+    let i = Input::new("Edit", input, &FIELDS)?;
+    let path = i.string("file_path")?;
+    let edit = EditRequest {
+        old_string: i.string("old_string")?,
+        new_string: i.string("new_string")?,
+        replace_all: i.boolean("replace_all")?,
+    };
+    Ok((path, edit, i.boolean("dry_run")?))
 }
 
 /// Adds the flags every edit result may carry.
@@ -57,11 +62,13 @@ pub(crate) fn finish(out: &mut Map<String, Value>, durable: bool, dry_run: bool)
     }
 }
 
-/// What a successful run produced.
-pub(crate) struct Done {
+/// What a successful Edit or MultiEdit produced, before it is shaped as JSON.
+#[derive(Debug)]
+pub struct Done {
+    /// One report per edit, in order.
     pub reports: Vec<EditReport>,
-    pub hunks: Vec<patch::Hunk>,
-    pub diff: String,
+    /// The patch of all edits together (EDIT-6).
+    pub patch: patch::Patch,
     /// Whether the write was fully fsynced (true for dry runs, which write nothing).
     pub durable: bool,
 }
@@ -170,8 +177,7 @@ pub(crate) fn apply(
     if creating && !doc.eol_counts().any() {
         doc.set_dominant(eol::count_eols(&edits[0].new_string).dominant());
     }
-    let hunks = patch::structured_patch(doc.view(), &applied.replacements);
-    let diff = patch::unified_diff(&r.given, &hunks);
+    let patch = patch::Patch::new(&r.given, doc.view(), &applied.replacements);
     let durable = if dry_run {
         true
     } else {
@@ -179,8 +185,7 @@ pub(crate) fn apply(
     };
     Ok(Done {
         reports: applied.edits,
-        hunks,
-        diff,
+        patch,
         durable,
     })
 }
@@ -195,8 +200,7 @@ fn create(
 ) -> ToolResult<Done> {
     let doc = Document::empty(eol::count_eols(&edits[0].new_string).dominant());
     let applied = engine::apply("", edits).map_err(|f| indexed(multi, f.index, f.error))?;
-    let hunks = patch::structured_patch("", &applied.replacements);
-    let diff = patch::unified_diff(&r.given, &hunks);
+    let patch = patch::Patch::new(&r.given, "", &applied.replacements);
     let durable = if dry_run {
         true
     } else {
@@ -204,8 +208,7 @@ fn create(
     };
     Ok(Done {
         reports: applied.edits,
-        hunks,
-        diff,
+        patch,
         durable,
     })
 }

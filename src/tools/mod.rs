@@ -35,6 +35,26 @@ pub fn dispatch(session: &Session, tool: &str, input: &Value) -> ToolResult<Valu
     }
 }
 
+/// Edit or MultiEdit with the result kept typed, for callers that show the diff instead of
+/// passing JSON on (the human CLI). The same input checks, rules and write as [`dispatch`];
+/// only the `structuredPatch` value is never built — for a replace_all with 100,000 hits,
+/// one JSON string per diff line costs more than the edit itself.
+pub fn edit_outcome(session: &Session, tool: &str, input: &Value) -> ToolResult<edit::Done> {
+    let (path, edits, dry_run) = match tool {
+        "Edit" => {
+            let (path, edit, dry_run) = edit::parse(input)?;
+            (path, vec![edit], dry_run)
+        }
+        "MultiEdit" => multi_edit::parse(input)?,
+        other => {
+            return Err(ToolError::invalid_input(format!(
+                "edit_outcome runs Edit and MultiEdit, not '{other}'."
+            )))
+        }
+    };
+    edit::apply(session, &path, &edits, dry_run, tool == "MultiEdit")
+}
+
 /// Strict access to a tool's input object.
 pub(crate) struct Input<'a> {
     tool: &'static str,

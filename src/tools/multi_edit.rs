@@ -5,7 +5,6 @@ use super::edit::{apply, finish};
 use super::Input;
 use crate::engine::EditRequest;
 use crate::error::{ToolError, ToolResult};
-use crate::patch;
 use serde_json::{json, Map, Value};
 
 const FIELDS: [&str; 3] = ["file_path", "edits", "dry_run"];
@@ -15,6 +14,41 @@ pub const MAX_EDITS: usize = 1000;
 
 /// Runs MultiEdit.
 pub fn run(session: &crate::session::Session, input: &Value) -> ToolResult<Value> {
+    let (path, edits, dry_run) = parse(input)?;
+    let done = apply(session, &path, &edits, dry_run, true)?;
+    let durable = done.durable;
+    let mut repairs: Vec<&str> = Vec::new();
+    let per_edit: Vec<Value> = done
+        .reports
+        .iter()
+        .map(|r| {
+            for name in &r.repairs {
+                if !repairs.contains(name) {
+                    repairs.push(name);
+                }
+            }
+            json!({
+                "oldString": r.old_string,
+                "newString": r.new_string,
+                "replaceAll": r.replace_all,
+                "replacements": r.replacements,
+                "repairs": r.repairs,
+            })
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("filePath".into(), json!(path));
+    out.insert("edits".into(), Value::Array(per_edit));
+    out.insert("structuredPatch".into(), done.patch.to_json());
+    out.insert("diff".into(), Value::String(done.patch.into_diff()));
+    out.insert("repairs".into(), json!(repairs));
+    out.insert("userModified".into(), json!(false));
+    finish(&mut out, durable, dry_run);
+    Ok(Value::Object(out))
+}
+
+/// MultiEdit's input, checked: the path, the edits, and whether it is a dry run.
+pub(crate) fn parse(input: &Value) -> ToolResult<(String, Vec<EditRequest>, bool)> {
     let i = Input::new("MultiEdit", input, &FIELDS)?;
     let path = i.string("file_path")?;
     let dry_run = i.boolean("dry_run")?;
@@ -46,34 +80,5 @@ pub fn run(session: &crate::session::Session, input: &Value) -> ToolResult<Value
         })();
         edits.push(parsed.map_err(|err| err.with("edit_index", index))?);
     }
-    let done = apply(session, &path, &edits, dry_run, true)?;
-    let durable = done.durable;
-    let mut repairs: Vec<&str> = Vec::new();
-    let per_edit: Vec<Value> = done
-        .reports
-        .iter()
-        .map(|r| {
-            for name in &r.repairs {
-                if !repairs.contains(name) {
-                    repairs.push(name);
-                }
-            }
-            json!({
-                "oldString": r.old_string,
-                "newString": r.new_string,
-                "replaceAll": r.replace_all,
-                "replacements": r.replacements,
-                "repairs": r.repairs,
-            })
-        })
-        .collect();
-    let mut out = Map::new();
-    out.insert("filePath".into(), json!(path));
-    out.insert("edits".into(), Value::Array(per_edit));
-    out.insert("structuredPatch".into(), patch::to_json(done.hunks));
-    out.insert("diff".into(), Value::String(done.diff));
-    out.insert("repairs".into(), json!(repairs));
-    out.insert("userModified".into(), json!(false));
-    finish(&mut out, durable, dry_run);
-    Ok(Value::Object(out))
+    Ok((path, edits, dry_run))
 }

@@ -6,7 +6,7 @@ use super::{decode_error, human_size, load, not_found, stat, Input};
 use crate::disk::Kind;
 use crate::error::{Code, ToolError, ToolResult};
 use crate::session::{Entry, LineFormat, Scope, Session};
-use crate::text::Document;
+use crate::text::{Document, Fingerprint};
 use base64::Engine as _;
 use serde_json::{json, Value};
 
@@ -162,23 +162,40 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     let loaded = load(session, &r, session.config().max_load_size)?;
     let doc = Document::decode(&loaded.bytes).map_err(|e| decode_error(e, &path))?;
     let view = doc.view();
-    // READ-1's line count from the breaks decoding already counted (the same `\n`s).
-    let breaks = doc.eol_counts().crlf + doc.eol_counts().lf;
+    let start = (offset - 1) as usize;
+    // READ-1's line count and where the range starts, in one pass over the breaks.
+    let (at, breaks) = crate::text::line_start_and_breaks(view, start);
     let total = if view.is_empty() {
         0
     } else {
         breaks + usize::from(!view.ends_with('\n'))
     };
-    let start = (offset - 1) as usize;
     let end = match limit {
         Some(l) => start.saturating_add(l as usize).min(total),
         None => total,
     };
-    let content = numbered(view, start, end, offset, session.config().line_format);
+    let content = match at {
+        Some(at) => numbered(
+            &view[at..],
+            end.saturating_sub(start),
+            offset,
+            session.config().line_format,
+        ),
+        None => String::new(),
+    };
     let shown = end.saturating_sub(start);
     // READ-3: full unless the range cuts the file; partial ranges add up.
     let range_full = start == 0 && end >= total;
-    let fingerprint = doc.fingerprint();
+    // The fingerprint serves only staleness checks; a session without read-before-write
+    // (one-shot use) never makes them, and hashing a large file costs a pass over it.
+    let fingerprint = if session.config().read_before_write {
+        doc.fingerprint()
+    } else {
+        Fingerprint {
+            hash: 0,
+            len: view.len() as u64,
+        }
+    };
     let scope = if range_full {
         Scope::Full
     } else {
@@ -232,16 +249,14 @@ pub fn line_count(view: &str) -> usize {
     }
 }
 
-/// Lines `start..end` (0-based) of `view`, each with its number prefix, joined by `\n`.
-fn numbered(view: &str, start: usize, end: usize, first: u64, format: LineFormat) -> String {
-    if start >= end {
+/// The first `count` lines of `from` (a view from a line start), each with its number prefix
+/// (the first numbered `first`), joined by `\n`.
+fn numbered(from: &str, count: usize, first: u64, format: LineFormat) -> String {
+    if count == 0 {
         return String::new();
     }
-    let Some(at) = crate::text::line_start(view, start) else {
-        return String::new();
-    };
     let mut out = String::new();
-    for (n, line) in (first..).zip(view[at..].split('\n').take(end - start)) {
+    for (n, line) in (first..).zip(from.split('\n').take(count)) {
         if n != first {
             out.push('\n');
         }
@@ -276,14 +291,8 @@ mod tests {
         assert_eq!(line_count(""), 0);
         assert_eq!(line_count("a\n"), 1);
         assert_eq!(line_count("a\nb"), 2);
-        assert_eq!(
-            numbered("a\nb\n", 0, 2, 1, LineFormat::Compact),
-            "1\ta\n2\tb"
-        );
-        assert_eq!(
-            numbered("a\nb\nc", 1, 2, 2, LineFormat::Arrow),
-            "     2\u{2192}b"
-        );
+        assert_eq!(numbered("a\nb\n", 2, 1, LineFormat::Compact), "1\ta\n2\tb");
+        assert_eq!(numbered("b\nc", 1, 2, LineFormat::Arrow), "     2\u{2192}b");
     }
 
     #[test]

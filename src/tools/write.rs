@@ -57,7 +57,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     let mut bytes = enc.bom().to_vec();
     enc.encode_into(&content, &mut bytes)
         .map_err(|c| super::unrepresentable(c, enc.name(), &r.given))?;
-    let hunks = patch::whole_text_patch(doc.view(), &lf_content);
+    let patch = patch::Patch::whole_text(&path, doc.view(), &lf_content);
     let chunks = [Chunk::New(bytes)];
     let written = disk::atomic_write(
         session.fs(),
@@ -76,7 +76,7 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     out.insert("type".into(), json!("update"));
     out.insert("filePath".into(), json!(path));
     out.insert("content".into(), json!(content));
-    out.insert("structuredPatch".into(), json!(hunks));
+    out.insert("structuredPatch".into(), patch.to_json());
     out.insert("originalFile".into(), json!(doc.view()));
     super::mark_durability(written.durable, &mut out);
     Ok(Value::Object(out))
