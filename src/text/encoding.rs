@@ -166,23 +166,91 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
     decode_utf8(bytes, false)
 }
 
+/// What one pass over would-be UTF-8 bytes found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Scan {
+    /// A NUL byte (TEXT-7).
+    nul: bool,
+    /// A CR byte (for the LF view).
+    cr: bool,
+    /// Valid UTF-8 (only looked at when there is no NUL).
+    valid: bool,
+}
+
+impl Scan {
+    fn of(bytes: &[u8]) -> Scan {
+        // NUL and CR in one pass; after a first CR, NUL alone.
+        let (nul, cr) = match memchr::memchr2(0, b'\r', bytes) {
+            None => (false, false),
+            Some(i) if bytes[i] == 0 => (true, false),
+            Some(i) => (memchr::memchr(0, &bytes[i + 1..]).is_some(), true),
+        };
+        // SIMD validation: several times faster than the standard library's on text with
+        // non-ASCII.
+        let valid = !nul && simdutf8::basic::from_utf8(bytes).is_ok();
+        Scan { nul, cr, valid }
+    }
+
+    /// [`Scan::of`], on two threads for large inputs: the checks are pure CPU work over
+    /// memory, and an edit of a large file is otherwise bound by them. The halves split at a
+    /// byte that does not continue a character, so valid halves make a valid whole.
+    fn of_large(bytes: &[u8]) -> Scan {
+        if bytes.len() < PARALLEL_SCAN_MIN {
+            return Scan::of(bytes);
+        }
+        let mut split = bytes.len() / 2;
+        // At most 3 steps back in valid UTF-8; in invalid input the second half then starts
+        // with a continuation byte and is found invalid, as the whole is.
+        for _ in 0..3 {
+            if bytes[split] & 0xC0 != 0x80 {
+                break;
+            }
+            split -= 1;
+        }
+        let (first, second) = bytes.split_at(split);
+        let halves = std::thread::scope(|s| {
+            let other = std::thread::Builder::new()
+                .name("editref-scan".into())
+                .spawn_scoped(s, || Scan::of(second))
+                .ok()?;
+            let a = Scan::of(first);
+            let b = other.join().ok()?;
+            Some(Scan {
+                nul: a.nul || b.nul,
+                cr: a.cr || b.cr,
+                valid: a.valid && b.valid,
+            })
+        });
+        // No thread to be had: one pass on this one.
+        halves.unwrap_or_else(|| Scan::of(bytes))
+    }
+}
+
+/// Inputs from this size on are scanned on two threads (below it, starting a thread costs
+/// more than it saves).
+const PARALLEL_SCAN_MIN: usize = 4 << 20;
+
 fn decode_utf8(bytes: &[u8], bom: bool) -> Result<Decoded<'_>, DecodeError> {
-    // NUL (TEXT-7) and CR (for the LF view) in one pass; after a first CR, NUL alone.
-    let (nul, has_cr) = match memchr::memchr2(0, b'\r', bytes) {
-        None => (false, false),
-        Some(i) if bytes[i] == 0 => (true, false),
-        Some(i) => (memchr::memchr(0, &bytes[i + 1..]).is_some(), true),
-    };
-    if nul {
+    let scan = Scan::of_large(bytes);
+    if scan.nul {
         return Err(DecodeError::Binary);
     }
-    // SIMD validation (several times faster than the standard library's on text with
-    // non-ASCII); the standard library runs only on invalid input, for the error position.
-    match simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes)) {
+    if scan.valid {
+        // SAFETY: `Scan` validated every byte as UTF-8 — in one piece, or as two pieces split
+        // before a byte that starts a character, whose concatenation is then valid as well.
+        let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+        return Ok(Decoded {
+            encoding: TextEncoding::Utf8 { bom },
+            text: Cow::Borrowed(text),
+            has_cr: Some(scan.cr),
+        });
+    }
+    // Invalid: the standard library's error gives the position.
+    match std::str::from_utf8(bytes) {
         Ok(text) => Ok(Decoded {
             encoding: TextEncoding::Utf8 { bom },
             text: Cow::Borrowed(text),
-            has_cr: Some(has_cr),
+            has_cr: Some(scan.cr),
         }),
         Err(err) if bom => Err(DecodeError::Encoding(format!(
             "the file starts with a UTF-8 byte order mark but byte {} is not valid UTF-8",
@@ -247,7 +315,7 @@ fn decode_utf16(bytes: &[u8], big_endian: bool) -> Result<String, DecodeError> {
     // memory. Text with more non-ASCII grows the buffer below.
     let units = bytes.len() / 2;
     let mut decoder = enc.new_decoder_without_bom_handling();
-    let mut text = String::with_capacity(units + units / 8 + 16);
+    let mut text = super::buffer::large_string(units + units / 8 + 16);
     let mut input = bytes;
     loop {
         let (result, read) = decoder.decode_to_string_without_replacement(input, &mut text, true);
@@ -291,6 +359,45 @@ fn decode_utf16(bytes: &[u8], big_endian: bool) -> Result<String, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TEXT-1, TEXT-7: the two-thread scan of a large input finds what one pass finds,
+    /// whatever sits at the split (a character cut in two, a NUL, a CR, a bad byte).
+    #[test]
+    fn text_1_two_thread_scan_agrees_with_one_pass() {
+        let n = PARALLEL_SCAN_MIN + 10;
+        let mid = n / 2;
+        let base = vec![b'a'; n];
+        let mut cases: Vec<Vec<u8>> = vec![base.clone()];
+        for (offset, insert) in [(0, "€"), (1, "€"), (2, "€"), (3, "😀"), (0, "é")] {
+            let mut v = base.clone();
+            let at = mid - offset;
+            v[at..at + insert.len()].copy_from_slice(insert.as_bytes());
+            cases.push(v);
+        }
+        for (at, byte) in [(mid + 5, 0u8), (n - 1, b'\r'), (mid + 1, 0xFF), (mid, 0x80)] {
+            let mut v = base.clone();
+            v[at] = byte;
+            cases.push(v);
+        }
+        for bytes in &cases {
+            assert_eq!(Scan::of_large(bytes), Scan::of(bytes));
+            let expect_valid = !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok();
+            assert_eq!(Scan::of(bytes).valid, expect_valid);
+            let decoded = decode(bytes);
+            match std::str::from_utf8(bytes) {
+                Ok(text) if !bytes.contains(&0) => {
+                    assert_eq!(decoded.unwrap().text, text);
+                }
+                _ => assert!(!matches!(
+                    decoded,
+                    Ok(Decoded {
+                        encoding: TextEncoding::Utf8 { .. },
+                        ..
+                    })
+                )),
+            }
+        }
+    }
 
     fn round_trip(bytes: &[u8]) -> Vec<u8> {
         let d = decode(bytes).expect("accepted");

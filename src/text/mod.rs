@@ -4,6 +4,7 @@
 //! [`Document::render`] turns replacements of LF-view spans into the output byte chunks, where
 //! every chunk outside a replaced span is the file's own bytes, untouched (TEXT-6).
 
+pub mod buffer;
 pub mod encoding;
 pub mod eol;
 pub mod quotes;
