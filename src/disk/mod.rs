@@ -391,12 +391,13 @@ fn commit_replace(
     if !now.same_identity(&loaded.meta) || now.kind != Kind::File {
         return Err(stale());
     }
+    // A mapped file whose lease is being broken has a writer waiting to change it (held off
+    // by the lease, so size and mtime cannot show it yet). Renaming now would hand that
+    // writer the replaced inode and lose its change; refusing lets it go ahead (D28).
+    if matches!(loaded.bytes, FileBytes::Mapped(_)) && !loaded.handle.content_stable() {
+        return Err(stale());
+    }
     if now.mtime_ns != loaded.meta.mtime_ns || now.len != loaded.meta.len {
-        // A mapped file whose lease is being broken has a writer waiting: it is changing, and
-        // its mapping must not be read any more.
-        if matches!(loaded.bytes, FileBytes::Mapped(_)) && !loaded.handle.content_stable() {
-            return Err(stale());
-        }
         let again = load(fs, target, loaded.meta.len.max(now.len)).map_err(|_| stale())?;
         if again.bytes != loaded.bytes {
             return Err(stale());
@@ -561,6 +562,9 @@ mod tests {
         assert!(residue(dir.path()).is_empty());
     }
 
+    /// DISK-1 with mapped input, and D28: a writer that asks while the file is mapped is
+    /// held off, and the edit then refuses (stale) rather than rename over the file that
+    /// writer is about to change.
     #[test]
     fn large_files_load_exactly_and_a_mapping_holds_writers_off() {
         use std::os::unix::fs::OpenOptionsExt;
@@ -570,41 +574,48 @@ mod tests {
             .map(|i| b"abcdefghij\n"[i % 11])
             .collect();
         std::fs::write(&p, &content).unwrap();
-        let loaded = load(&RealFs, &p, 1 << 30).unwrap();
-        assert_eq!(&*loaded.bytes, &content[..]);
         let writer = || {
             std::fs::OpenOptions::new()
                 .write(true)
                 .custom_flags(libc::O_NONBLOCK)
                 .open(&p)
         };
+        let replace = |loaded: &Loaded| {
+            let chunks = [
+                Chunk::Original(&loaded.bytes[..10]),
+                Chunk::New(b"XYZ".to_vec()),
+                Chunk::Original(&loaded.bytes[10..]),
+            ];
+            atomic_write(
+                &RealFs,
+                &WriteRequest {
+                    target: &p,
+                    chunks: &chunks,
+                    existing: Some(loaded),
+                    fsync: false,
+                },
+            )
+        };
+        // A replace from the mapped bytes writes them exactly.
+        let loaded = load(&RealFs, &p, 1 << 30).unwrap();
+        assert_eq!(&*loaded.bytes, &content[..]);
+        replace(&loaded).unwrap();
+        let mut expected = content[..10].to_vec();
+        expected.extend_from_slice(b"XYZ");
+        expected.extend_from_slice(&content[10..]);
+        assert_eq!(std::fs::read(&p).unwrap(), expected);
+        drop(loaded);
+        // A writer arriving while the new file is mapped: held off, and the edit gives way.
+        let loaded = load(&RealFs, &p, 1 << 30).unwrap();
         if matches!(loaded.bytes, FileBytes::Mapped(_)) {
-            // Under the read lease a writer cannot get in, and its attempt is noticed.
             assert!(loaded.handle.content_stable());
             let err = writer().unwrap_err();
             assert_eq!(err.raw_os_error(), Some(libc::EWOULDBLOCK));
             assert!(!loaded.handle.content_stable());
+            let err = replace(&loaded).unwrap_err();
+            assert_eq!(err.code, Code::Stale);
+            assert_eq!(std::fs::read(&p).unwrap(), expected);
         }
-        // A replace from the mapped bytes writes them exactly.
-        let chunks = [
-            Chunk::Original(&loaded.bytes[..10]),
-            Chunk::New(b"XYZ".to_vec()),
-            Chunk::Original(&loaded.bytes[10..]),
-        ];
-        let mut expected = content[..10].to_vec();
-        expected.extend_from_slice(b"XYZ");
-        expected.extend_from_slice(&content[10..]);
-        let result = atomic_write(
-            &RealFs,
-            &WriteRequest {
-                target: &p,
-                chunks: &chunks,
-                existing: Some(&loaded),
-                fsync: false,
-            },
-        );
-        result.unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), expected);
         drop(loaded);
         assert!(writer().is_ok(), "the lease ends with the load");
         assert!(residue(dir.path()).is_empty());
