@@ -28,6 +28,9 @@ enum Known {
     NoExact,
     /// No hit at all, exact or folded.
     Nothing,
+    /// No exact hit; these are the curly-quote fallback's hits (kept: repair asks whether the
+    /// needle occurs, then the engine asks for its hits, and the fallback is a whole pass).
+    Folded(Vec<(usize, usize)>),
 }
 
 /// The hits of one search.
@@ -86,9 +89,15 @@ impl<'a> Haystack<'a> {
                 let hits = self.fallback(needle);
                 if hits.spans.is_empty() {
                     self.remember(needle, Known::Nothing);
+                } else {
+                    self.remember(needle, Known::Folded(hits.spans.clone()));
                 }
                 hits
             }
+            Some(Known::Folded(spans)) => Hits {
+                spans,
+                via_quotes: true,
+            },
             Some(Known::Nothing) => Hits {
                 spans: Vec::new(),
                 via_quotes: false,
@@ -155,6 +164,7 @@ impl<'a> Haystack<'a> {
         match self.known(needle) {
             Some(Known::FirstExact(_)) => return true,
             Some(Known::Nothing) => return false,
+            Some(Known::Folded(spans)) => return !spans.is_empty(),
             Some(Known::NoExact) => {}
             None => match memchr::memmem::find(self.text.as_bytes(), needle.as_bytes()) {
                 Some(first) => {

@@ -143,45 +143,21 @@ pub fn with_eol(s: &str, eol: Eol) -> Cow<'_, str> {
 }
 
 /// The bytes with the CR of every CRLF removed, and the view offsets where one was removed
-/// (`breaks` is a capacity hint: the count of `\n`).
-///
-/// Eight bytes at a time: a word without CR (most of them in source text, where lines run
-/// to some 30 bytes) is copied whole, and only words with a CR are looked at byte by byte.
-/// One `memchr` call per line costs several times more on short lines.
+/// (`breaks` is a capacity hint: the count of `\n`). One `memchr` per CR and a look at the
+/// next byte: cheaper per line than `memmem` for CRLF, and faster here than a word-at-a-time
+/// loop, which measured a third slower on 30-byte lines.
 fn drop_crlf_crs(bytes: &[u8], breaks: usize) -> (Vec<u8>, Vec<usize>) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_cr = |word: u64| {
-        let x = word ^ (ONES * u64::from(b'\r'));
-        x.wrapping_sub(ONES) & !x & HIGHS != 0
-    };
     let mut view: Vec<u8> = super::buffer::large_vec(bytes.len());
     let mut dropped: Vec<usize> = super::buffer::large_vec(breaks);
-    let mut keep = |view: &mut Vec<u8>, at: usize, b: u8| {
-        if b == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+    let mut last = 0;
+    for cr in memchr::memchr_iter(b'\r', bytes) {
+        if bytes.get(cr + 1) == Some(&b'\n') {
+            view.extend_from_slice(&bytes[last..cr]);
             dropped.push(view.len());
-        } else {
-            view.push(b);
+            last = cr + 1;
         }
-    };
-    let mut words = bytes.chunks_exact(8);
-    let mut at = 0;
-    for word in &mut words {
-        let value = u64::from_le_bytes([
-            word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
-        ]);
-        if has_cr(value) {
-            for (k, &b) in word.iter().enumerate() {
-                keep(&mut view, at + k, b);
-            }
-        } else {
-            view.extend_from_slice(word);
-        }
-        at += 8;
     }
-    for (k, &b) in words.remainder().iter().enumerate() {
-        keep(&mut view, at + k, b);
-    }
+    view.extend_from_slice(&bytes[last..]);
     (view, dropped)
 }
 
@@ -209,8 +185,8 @@ mod tests {
         assert_eq!(count_eols("a\rb\rc\r\n").dominant(), Eol::Crlf);
     }
 
-    /// TEXT-5: the word-at-a-time CR removal against a byte-by-byte model, with CRs at
-    /// every position of a word and across word boundaries.
+    /// TEXT-5: CR removal against a byte-by-byte model, with CRs anywhere, in runs, at the
+    /// end and before non-LF bytes.
     #[test]
     fn text_5_word_at_a_time_view_matches_the_naive_one() {
         let alphabet = [b'a', b'\r', b'\n', 0xC3, 0xA9];
