@@ -387,45 +387,20 @@ fn print_summary(out: &mut impl Write, tool: &str, v: &Value) -> std::io::Result
             v["cell_id"].as_str().unwrap_or(""),
             v["notebook_path"].as_str().unwrap_or("")
         ),
+        // Write (Edit and MultiEdit are shown by `print_edit_summary`): its result carries
+        // only structuredPatch, from which the diff is spelled.
         _ => {
-            let rebuilt;
-            let diff = match v["diff"].as_str() {
-                Some(d) => d,
-                None => {
-                    rebuilt = editref::patch::unified_diff(
-                        v["filePath"].as_str().unwrap_or(""),
-                        &serde_json::from_value::<Vec<editref::patch::Hunk>>(
-                            v["structuredPatch"].clone(),
-                        )
-                        .unwrap_or_default(),
-                    );
-                    &rebuilt
-                }
-            };
-            print_diff(out, diff)?;
+            let path = v["filePath"].as_str().unwrap_or("");
+            let hunks =
+                serde_json::from_value::<Vec<editref::patch::Hunk>>(v["structuredPatch"].clone())
+                    .unwrap_or_default();
+            print_diff(out, &editref::patch::unified_diff(path, &hunks))?;
             let verb = if v["dryRun"] == json!(true) {
                 "would change"
             } else {
                 "changed"
             };
-            let count = match tool {
-                "Edit" => format!(
-                    " ({} replacement{})",
-                    v["replacements"],
-                    if v["replacements"] == json!(1) {
-                        ""
-                    } else {
-                        "s"
-                    }
-                ),
-                "MultiEdit" => format!(" ({} edits)", v["edits"].as_array().map_or(0, Vec::len)),
-                _ => String::new(),
-            };
-            writeln!(
-                out,
-                "{verb} {}{count}",
-                v["filePath"].as_str().unwrap_or("")
-            )
+            writeln!(out, "{verb} {path}")
         }
     }
 }

@@ -474,16 +474,6 @@ fn build(path: &str, old: &str, changes: &[Change<'_>], added: &str) -> Patch {
     Patch { diff, hunks }
 }
 
-/// Whole-text hunks (Write, where no spans are known): one replacement of everything.
-pub fn whole_text_patch(old: &str, new: &str) -> Vec<Hunk> {
-    Patch::whole_text("", old, new).hunks()
-}
-
-/// Hunks (for example deserialized from a `structuredPatch`) as their JSON value.
-pub fn to_json(hunks: Vec<Hunk>) -> serde_json::Value {
-    serde_json::to_value(hunks).unwrap_or(serde_json::Value::Null)
-}
-
 /// Unified diff text from hunks, with `a/` and `b/` headers naming `path`.
 pub fn unified_diff(path: &str, hunks: &[Hunk]) -> String {
     if hunks.is_empty() {
@@ -654,7 +644,7 @@ mod tests {
     }
 
     #[test]
-    fn to_json_is_the_serde_form() {
+    fn to_json_is_the_serde_form_and_the_diff_matches_the_hunks() {
         let old: String = (1..=30).map(|i| format!("line {i}\n")).collect();
         let reps: Vec<Replacement> = ["line 3\n", "line 20\n"]
             .iter()
@@ -667,12 +657,11 @@ mod tests {
                 }
             })
             .collect();
-        let hunks = structured_patch(&old, &reps);
+        let patch = Patch::new("f.txt", &old, &reps);
+        let hunks = patch.hunks();
         assert_eq!(hunks.len(), 2);
-        assert_eq!(
-            to_json(hunks.clone()),
-            serde_json::to_value(&hunks).unwrap()
-        );
+        assert_eq!(patch.to_json(), serde_json::to_value(&hunks).unwrap());
+        assert_eq!(patch.diff(), unified_diff("f.txt", &hunks));
     }
 
     #[test]
@@ -699,7 +688,7 @@ mod tests {
 
     #[test]
     fn write_patch_of_empty_old_text() {
-        let h = whole_text_patch("", "a\n");
+        let h = Patch::whole_text("f", "", "a\n").hunks();
         assert_eq!(
             (
                 h[0].old_start,

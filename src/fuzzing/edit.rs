@@ -403,8 +403,13 @@ fn view_to_bytes(bytes: &[u8], doc: &Document<'_>, view: &str) -> Result<Vec<usi
 
 /// EDIT-6: the hunks, applied to the old view's lines, give the new view.
 fn check_patch(view: &str, reps: &[Replacement]) -> Check {
-    let hunks = crate::patch::structured_patch(view, reps);
-    let _ = crate::patch::unified_diff("f", &hunks);
+    let patch = crate::patch::Patch::new("f", view, reps);
+    let hunks = patch.hunks();
+    // The diff text is built directly; it must be what the hunks spell as a unified diff.
+    ensure!(
+        patch.diff() == crate::patch::unified_diff("f", &hunks),
+        "diff text disagrees with the hunks"
+    );
     let mut new_view = String::new();
     let mut at = 0;
     for r in reps {
