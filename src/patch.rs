@@ -517,21 +517,24 @@ mod tests {
     #[test]
     fn edit_6_many_hits_on_one_line_make_one_change_of_that_line() {
         let old = "x\nab ab ab ab\ny\nab\n";
-        let reps: Vec<Replacement> = old
-            .match_indices("ab")
-            .map(|(i, _)| Replacement {
-                start: i,
-                end: i + 2,
-                text: "C".into(),
-            })
-            .collect();
-        let h = structured_patch(old, &reps);
+        let h = structured_patch(old, &rep_all(old, "ab", "C"));
         assert_eq!(h.len(), 1);
         assert_eq!(
             h[0].lines,
             [" x", "-ab ab ab ab", "+C C C C", " y", "-ab", "+C"]
         );
         assert_eq!((h[0].old_start, h[0].old_lines, h[0].new_lines), (1, 4, 4));
+    }
+
+    /// Every hit of `find` replaced by `to`, as replace_all would give them.
+    fn rep_all(old: &str, find: &str, to: &str) -> Vec<Replacement> {
+        old.match_indices(find)
+            .map(|(start, _)| Replacement {
+                start,
+                end: start + find.len(),
+                text: to.into(),
+            })
+            .collect()
     }
 
     fn rep(old: &str, find: &str, to: &str) -> Vec<Replacement> {
@@ -668,15 +671,7 @@ mod tests {
     fn one_line_regions_diff_like_myers() {
         // Token replaced on many lines, some adjacent, one of them into an identical line.
         let old = "a x\nb\nc x\nd x\ne\nf\ng\nh\ni\nj\nj2\nk x\n";
-        let reps: Vec<Replacement> = old
-            .match_indices('x')
-            .map(|(i, _)| Replacement {
-                start: i,
-                end: i + 1,
-                text: "y".into(),
-            })
-            .collect();
-        let h = structured_patch(old, &reps);
+        let h = structured_patch(old, &rep_all(old, "x", "y"));
         assert_eq!(h.len(), 2);
         assert_eq!(
             h[0].lines,
