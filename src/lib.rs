@@ -28,11 +28,9 @@
 //!
 //! Every refusal is a [`ToolError`] with a stable [`Code`] and leaves the disk exactly as it was.
 
-pub mod conformance;
 pub mod disk;
 pub mod engine;
 pub mod error;
-pub mod fuzzing;
 pub mod matching;
 pub mod patch;
 pub mod protocol;

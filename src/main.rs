@@ -269,7 +269,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Conform { args } => ExitCode::from(editref::conformance::run_cli(&args)),
+        Command::Conform { args } => conform(&args),
     }
 }
 
@@ -500,5 +500,30 @@ fn call(
     match result {
         Ok(output) => reply(json!({"ok": true, "output": output}), 0),
         Err(e) => reply(json!({"ok": false, "error": e.to_json()}), 1),
+    }
+}
+
+/// `editref conform …` runs the conformance harness, `editref-conform`, with the same arguments.
+///
+/// The harness is its own crate (it depends on this library for `--builtin`, so this binary
+/// cannot link it without a cycle); like `git` and `cargo` subcommands, it is looked up next to
+/// this executable first — where `cargo build` and `cargo install` put it — then on `PATH`.
+fn conform(args: &[String]) -> ExitCode {
+    use std::os::unix::process::CommandExt;
+    const NAME: &str = "editref-conform";
+    let beside = std::env::current_exe()
+        .ok()
+        .map(|exe| exe.with_file_name(NAME))
+        .filter(|p| p.is_file());
+    let program = beside.unwrap_or_else(|| PathBuf::from(NAME));
+    let err = std::process::Command::new(&program).args(args).exec();
+    if err.kind() == std::io::ErrorKind::NotFound {
+        usage(&format!(
+            "the conformance harness ({NAME}) is not installed next to this binary or on PATH. \
+             Build it with `cargo build --release -p {NAME}` in a clone of editref, or install it \
+             with `cargo install --locked --path conformance`."
+        ))
+    } else {
+        usage(&format!("could not start {}: {err}", program.display()))
     }
 }

@@ -11,14 +11,14 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 /// The protocol version spoken.
-pub const PROTOCOL: u64 = 1;
+pub const PROTOCOL: u64 = editref_protocol::PROTOCOL;
 
 /// Features the reference declares: the whole vocabulary of conformance spec §3, since it
 /// implements every one.
-pub const FEATURES: [&str; 27] = crate::conformance::case::FEATURES;
+pub const FEATURES: [&str; 27] = editref_protocol::FEATURES;
 
 /// Longest request line accepted (a longer one is answered with an error and skipped).
-pub const MAX_LINE: usize = 256 * 1024 * 1024;
+pub const MAX_LINE: usize = editref_protocol::MAX_LINE;
 
 /// Server state: the session of the current case.
 #[derive(Default)]
@@ -122,7 +122,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write, no_fsync: bool) -> std
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        let n = read_line_bounded(&mut input, &mut buf)?;
+        let n = editref_protocol::read_line_bounded(&mut input, &mut buf)?;
         if n == 0 {
             return Ok(());
         }
@@ -151,29 +151,6 @@ pub fn serve(input: impl BufRead, mut output: impl Write, no_fsync: bool) -> std
         serde_json::to_writer(&mut output, &reply.0)?;
         output.write_all(b"\n")?;
         output.flush()?;
-    }
-}
-
-/// Reads one line, keeping at most `MAX_LINE + 1` bytes of it (the rest is discarded).
-fn read_line_bounded(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    let mut total = 0;
-    loop {
-        let available = input.fill_buf()?;
-        if available.is_empty() {
-            return Ok(total);
-        }
-        let (chunk, done) = match memchr::memchr(b'\n', available) {
-            Some(i) => (&available[..=i], true),
-            None => (available, false),
-        };
-        let room = (MAX_LINE + 1).saturating_sub(buf.len());
-        buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = chunk.len();
-        total += used;
-        input.consume(used);
-        if done {
-            return Ok(total);
-        }
     }
 }
 

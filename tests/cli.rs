@@ -408,3 +408,49 @@ fn human_edit_output_is_the_json_diff_and_a_summary() {
     let names: Vec<_> = std::fs::read_dir(d).unwrap().collect();
     assert_eq!(names.len(), 1, "no temp file is left");
 }
+
+/// `editref conform …` hands its arguments to the harness binary, `editref-conform`, found next
+/// to the running executable, and exits with the harness's status. A stand-in harness records
+/// what it was given, so the test checks the hand-over itself, not the harness.
+#[test]
+fn conform_runs_the_harness_beside_the_binary_with_the_same_arguments() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let exe = dir.path().join("editref");
+    // A hard link keeps the executable's path inside `dir` (current_exe follows no link).
+    if std::fs::hard_link(BIN, &exe).is_err() {
+        std::fs::copy(BIN, &exe).unwrap();
+    }
+    let record = dir.path().join("args.txt");
+    let harness = dir.path().join("editref-conform");
+    std::fs::write(
+        &harness,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{}'\nexit 3\n",
+            record.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&harness, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    let out = Command::new(&exe)
+        .args(["conform", "--impl", "python3 a b.py", "--only", "eol/*"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "the harness's exit status");
+    assert_eq!(
+        std::fs::read(&record).unwrap(),
+        b"--impl\npython3 a b.py\n--only\neol/*\n"
+    );
+
+    // Without a harness beside it (and none on PATH), a usage error that says how to get one.
+    std::fs::remove_file(&harness).unwrap();
+    let out = Command::new(&exe)
+        .args(["conform", "--builtin"])
+        .env("PATH", dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("editref-conform"), "{err}");
+}

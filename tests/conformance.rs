@@ -4,11 +4,11 @@
 //!
 //! The corpus is `conformance/cases` of this crate, or the directory in `EDITREF_CORPUS`.
 
-use editref::conformance::adapter::{Adapter, Builtin};
-use editref::conformance::case::{Case, Level};
-use editref::conformance::load;
-use editref::conformance::run::{self, CaseRecord, Status};
-use editref::conformance::subprocess::Subprocess;
+use editref_conform::adapter::{Adapter, Builtin};
+use editref_conform::case::{Case, Level};
+use editref_conform::load;
+use editref_conform::run::{self, CaseRecord, Status};
+use editref_conform::subprocess::Subprocess;
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -4,14 +4,14 @@
 //!
 //! Every case file is parsed as plain YAML (not through the case loader, so that a case the
 //! loader would reject still seeds the parsers); its files and tool calls become inputs in the
-//! framing of each target (`editref::fuzzing::framing`). Structured seeds are decoded again
+//! framing of each target (`editref_fuzzing::framing`). Structured seeds are decoded again
 //! before they are written, so a framing change cannot silently produce useless seeds.
 //! `<seeds dir>/<target>/` is emptied first: the seeds are always exactly what the corpus gives.
 
 use arbitrary::{Arbitrary, Unstructured};
 use base64::Engine as _;
 use editref::disk::Fault;
-use editref::fuzzing::{
+use editref_fuzzing::{
     AtomicCase, AtomicTool, EditCase, EditSpec, FaultChoice, FileForm, InputKind, QuoteCase,
     RepairCase, RepairShape, TARGETS,
 };

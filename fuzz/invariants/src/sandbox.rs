@@ -58,7 +58,7 @@ impl Sandbox {
                 let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
                 if is_dir {
                     stack.push(p);
-                } else if crate::disk::is_temp_name(&e.file_name().to_string_lossy()) {
+                } else if editref::disk::is_temp_name(&e.file_name().to_string_lossy()) {
                     out.push(
                         p.strip_prefix(&self.path)
                             .map(Path::to_path_buf)

@@ -7,8 +7,8 @@
 //! anything a repair could act on makes the whole case [`Outcome::OutOfScope`]; the `repair`
 //! target covers repairs on their own.
 
-use crate::error::Code;
-use crate::text::TextEncoding;
+use editref::error::Code;
+use editref::text::TextEncoding;
 
 /// Where a character of the current text came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

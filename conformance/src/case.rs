@@ -2,45 +2,16 @@
 //!
 //! Everything here is already checked: a `Case` can be run without further validation, so the
 //! runner never has to report a malformed case halfway through a run. The raw YAML shapes and
-//! the checks that turn them into these types live in [`super::load`].
+//! the checks that turn them into these types live in [`crate::load`].
 
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// The closed feature vocabulary of conformance spec §3 (plus `unicode_escape`, pinned by the
-/// conventions). A case may only require these; an adapter declares a subset.
-pub const FEATURES: [&str; 27] = [
-    "read",
-    "edit",
-    "multi_edit",
-    "write",
-    "notebook_edit",
-    "replace_all",
-    "dry_run",
-    "read_before_write",
-    "partial_read",
-    "stale_detection",
-    "crlf",
-    "mixed_eol",
-    "utf8_bom",
-    "utf16le",
-    "utf16be",
-    "legacy_encoding",
-    "curly_quotes",
-    "desanitize",
-    "line_prefix_repair",
-    "not_found_hint",
-    "structured_patch",
-    "symlink",
-    "posix_mode",
-    "hard_link",
-    "atomic_write",
-    "root_confinement",
-    "unicode_escape",
-];
+/// The closed feature vocabulary (defined by the protocol both sides share).
+pub use editref_protocol::FEATURES;
 
 /// The tools a `call` step may name.
-pub const TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
+pub use editref_protocol::TOOLS;
 
 /// How much a case counts for certification (conformance spec §3).
 ///

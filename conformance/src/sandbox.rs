@@ -7,7 +7,7 @@
 //! that exists. Internally every entry is keyed by its path relative to the case root
 //! (`sandbox/a.txt`, `outside.txt`), so both halves are walked and checked alike.
 
-use super::case::{Content, FileForm};
+use crate::case::{Content, FileForm};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write};

@@ -7,7 +7,7 @@
 //! process (with a new `hello`) serves the next case. Its stderr is either passed through or
 //! captured and handed to the case record.
 
-use super::adapter::{Adapter, AdapterError, Hello, Reply};
+use crate::adapter::{Adapter, AdapterError, Hello, Reply};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;

@@ -1,12 +1,12 @@
 //! `edit_vs_model`: the engine against the naive model (EDIT-2, MATCH-1..5, MULTI-1..4,
 //! TEXT-5/6), untouched bytes, and the inverse edit.
 
-use super::framing::{self, Writer};
-use super::model::{self, ModelEdit, ModelReport, Outcome};
-use super::{ensure, Check};
-use crate::engine::{self, EditRequest};
-use crate::text::{self, concat, Chunk, Document, Replacement, TextEncoding};
+use crate::framing::{self, Writer};
+use crate::model::{self, ModelEdit, ModelReport, Outcome};
+use crate::{ensure, Check};
 use arbitrary::{Arbitrary, Result, Unstructured};
+use editref::engine::{self, EditRequest};
+use editref::text::{self, concat, Chunk, Document, Replacement, TextEncoding};
 
 /// How the file bytes of an [`EditCase`] are made from its `file` field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -403,11 +403,11 @@ fn view_to_bytes(bytes: &[u8], doc: &Document<'_>, view: &str) -> Result<Vec<usi
 
 /// EDIT-6: the hunks, applied to the old view's lines, give the new view.
 fn check_patch(view: &str, reps: &[Replacement]) -> Check {
-    let patch = crate::patch::Patch::new("f", view, reps);
+    let patch = editref::patch::Patch::new("f", view, reps);
     let hunks = patch.hunks();
     // The diff text is built directly; it must be what the hunks spell as a unified diff.
     ensure!(
-        patch.diff() == crate::patch::unified_diff("f", &hunks),
+        patch.diff() == editref::patch::unified_diff("f", &hunks),
         "diff text disagrees with the hunks"
     );
     let mut new_view = String::new();
@@ -444,7 +444,7 @@ fn check_patch(view: &str, reps: &[Replacement]) -> Check {
             let no_nl = h
                 .lines
                 .get(i + 1)
-                .is_some_and(|l| l == crate::patch::NO_NEWLINE);
+                .is_some_and(|l| l == editref::patch::NO_NEWLINE);
             let body = line.get(1..).unwrap_or("");
             let full = if no_nl {
                 body.to_string()

@@ -4,9 +4,9 @@
 //! Written as Markdown (for READMEs and job summaries) and as one self-contained HTML page
 //! (inline CSS, no scripts or external files) that can be attached to a release or a CI run.
 
-use super::case::Level;
-use super::report::{md_cell, Report};
-use super::run::{CaseRecord, Status};
+use crate::case::Level;
+use crate::report::{md_cell, Report};
+use crate::run::{CaseRecord, Status};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -272,7 +272,7 @@ fn esc(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conformance::report::tests_support::sample;
+    use crate::report::tests_support::sample;
 
     #[test]
     fn matrix_lines_reports_up() {

@@ -3,18 +3,18 @@
 //! must leave the sandbox exactly as it was.
 //!
 //! Framing: the first byte picks the parser ([`InputKind`]); the rest is its input:
-//! - protocol: request lines, run through [`crate::protocol::serve`] after an opening
+//! - protocol: request lines, run through [`editref::protocol::serve`] after an opening
 //!   `case_start` (any `case_start` in the input is pointed at the sandbox);
 //! - tool calls: lines `Tool<TAB>{json input}` run through [`Session::call`];
 //! - notebook: a first line with NotebookEdit's input (without `notebook_path`), then the
 //!   notebook text;
 //! - corpus case: the text of a case file.
 
-use super::sandbox::Sandbox;
-use super::{ensure, Check};
-use crate::error::Code;
-use crate::tools::notebook;
-use crate::{Config, Session};
+use crate::sandbox::Sandbox;
+use crate::{ensure, Check};
+use editref::error::Code;
+use editref::tools::notebook;
+use editref::{Config, Session};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -62,7 +62,7 @@ pub fn inputs(data: &[u8]) -> Check {
 /// The corpus YAML loader: never panics; a rejected file yields errors that each name the file
 /// and say what is wrong, and an accepted case has the id its path gives it and at least one step.
 fn corpus_case(text: &str) -> Check {
-    match crate::conformance::load::parse_case("fuzz.yaml", "fuzz/case.yaml", text.as_bytes()) {
+    match editref_conform::load::parse_case("fuzz.yaml", "fuzz/case.yaml", text.as_bytes()) {
         Ok(case) => {
             if case.id != "fuzz/case" {
                 return Err(format!("accepted case has id {:?}, not fuzz/case", case.id));
@@ -240,7 +240,7 @@ fn protocol_lines(rest: &[u8]) -> Check {
     }
     let expected = expected_replies(&script);
     let mut out = Vec::new();
-    crate::protocol::serve(&script[..], &mut out, true)
+    editref::protocol::serve(&script[..], &mut out, true)
         .map_err(|e| format!("serve failed: {e}"))?;
     let replies: Vec<&[u8]> = out
         .split(|&b| b == b'\n')
@@ -369,7 +369,7 @@ fn notebook_text(rest: &[u8]) -> Check {
         Ok(out) => {
             ensure!(out.is_object(), "NotebookEdit returned a non-object");
             let after = std::fs::read(dir.join("nb.ipynb")).map_err(|e| e.to_string())?;
-            let doc = crate::text::Document::decode(&after)
+            let doc = editref::text::Document::decode(&after)
                 .map_err(|e| format!("edited notebook undecodable: {e:?}"))?;
             notebook::parse(doc.view())
                 .map_err(|e| format!("edited notebook does not parse: {}", e.message))?;

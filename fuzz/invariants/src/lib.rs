@@ -92,7 +92,7 @@ pub(crate) use ensure;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::disk::Fault;
+    use editref::disk::Fault;
 
     fn round_trip<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
         value: &T,

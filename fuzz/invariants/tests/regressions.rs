@@ -2,12 +2,17 @@
 //! stays fixed on every `cargo test` — on stable, without libFuzzer.
 //!
 //! Each file under `fuzz/regressions/<target>/` is raw fuzzer input; it goes through
-//! `editref::fuzzing::run`, the same function the cargo-fuzz target calls.
+//! `editref_fuzzing::run`, the same function the cargo-fuzz target calls.
 
 use std::path::{Path, PathBuf};
 
+/// `fuzz/`, the folder above this crate: the cargo-fuzz package and its regression inputs.
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
 fn regressions_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions")
+    fuzz_dir().join("regressions")
 }
 
 /// Runs every input of one target; reports all failures at once.
@@ -27,7 +32,7 @@ fn replay(target: &str) {
     let mut failures = Vec::new();
     for path in &files {
         let data = std::fs::read(path).expect("regression file is readable");
-        let outcome = std::panic::catch_unwind(|| editref::fuzzing::run(target, &data));
+        let outcome = std::panic::catch_unwind(|| editref_fuzzing::run(target, &data));
         match outcome {
             Ok(Some(Ok(()))) => {}
             Ok(Some(Err(violation))) => failures.push(format!("{}: {violation}", path.display())),
@@ -56,7 +61,7 @@ macro_rules! targets {
         #[test]
         fn every_target_has_a_replay_test() {
             let mut here = vec![$(stringify!($name)),*];
-            let mut lib = editref::fuzzing::TARGETS.to_vec();
+            let mut lib = editref_fuzzing::TARGETS.to_vec();
             here.sort();
             lib.sort();
             assert_eq!(here, lib);
@@ -77,7 +82,7 @@ targets!(
 /// belongs to one of them (a typo would silently never be replayed).
 #[test]
 fn fuzz_package_and_regression_dirs_match_the_targets() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let root = fuzz_dir();
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("fuzz/Cargo.toml");
     let mut bins: Vec<String> = manifest
         .lines()
@@ -86,7 +91,7 @@ fn fuzz_package_and_regression_dirs_match_the_targets() {
         .filter(|n| n != "editref-fuzz")
         .collect();
     bins.sort();
-    let mut targets: Vec<String> = editref::fuzzing::TARGETS
+    let mut targets: Vec<String> = editref_fuzzing::TARGETS
         .iter()
         .map(|s| s.to_string())
         .collect();

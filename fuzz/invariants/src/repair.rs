@@ -1,10 +1,10 @@
 //! `repair`: input repair (REPAIR-2, REPAIR-3, REPAIR-4, REPAIR-6) against a naive oracle.
 
-use super::framing::{self, Writer};
-use super::{ensure, Check};
-use crate::matching::Haystack;
-use crate::repair::{escape_non_ascii, repair as run_repair};
+use crate::framing::{self, Writer};
+use crate::{ensure, Check};
 use arbitrary::{Arbitrary, Result, Unstructured};
+use editref::matching::Haystack;
+use editref::repair::{escape_non_ascii, repair as run_repair};
 
 /// How the `old_string` of a [`RepairCase`] is made, so that each repair is reached often.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

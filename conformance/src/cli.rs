@@ -3,17 +3,17 @@
 //! `main.rs` hands the raw arguments over, so the harness owns its own flags and help text and
 //! can be driven from tests as a function (`run_cli(&args) -> exit code`).
 
-use super::adapter::{Adapter, Builtin, Hello};
-use super::case::Level;
-use super::load::{self, Corpus};
-use super::manifest;
-use super::matrix::Matrix;
-use super::report::{
+use crate::adapter::{Adapter, Builtin, Hello};
+use crate::case::Level;
+use crate::load::{self, Corpus};
+use crate::manifest;
+use crate::matrix::Matrix;
+use crate::report::{
     rfc3339, Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection,
     SCHEMA_VERSION,
 };
-use super::run::{self, CaseRecord, Expectations, Status};
-use super::subprocess::Subprocess;
+use crate::run::{self, CaseRecord, Expectations, Status};
+use crate::subprocess::Subprocess;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeSet;
 use std::io::IsTerminal;
@@ -215,7 +215,7 @@ fn run_cmd(args: RunArgs) -> u8 {
     let unknown_features: Vec<&String> = hello
         .features
         .iter()
-        .filter(|f| !super::case::FEATURES.contains(&f.as_str()))
+        .filter(|f| !crate::case::FEATURES.contains(&f.as_str()))
         .collect();
     if !unknown_features.is_empty() && !args.quiet {
         eprintln!(
@@ -230,7 +230,7 @@ fn run_cmd(args: RunArgs) -> u8 {
 
     let started_at = SystemTime::now();
     let started = Instant::now();
-    let selected: Vec<&super::case::Case> = corpus
+    let selected: Vec<&crate::case::Case> = corpus
         .cases
         .iter()
         .filter(|c| run::selected(&c.id, Some(c.level), &args.only, max_level))
@@ -312,8 +312,8 @@ fn run_cmd(args: RunArgs) -> u8 {
         schema_version: SCHEMA_VERSION,
         harness: HarnessInfo {
             name: "editref conform".into(),
-            version: crate::VERSION.into(),
-            protocol: crate::protocol::PROTOCOL,
+            version: editref::VERSION.into(),
+            protocol: editref::protocol::PROTOCOL,
         },
         corpus: CorpusInfo {
             version: corpus.version.clone(),

@@ -5,9 +5,9 @@
 //! form a person can read in a report: JSON values for replies, escaped text plus hex for bytes,
 //! and a short line diff when both sides are text.
 
-use super::adapter::Reply;
-use super::case::{Case, Content, Expect, ExpectFile};
-use super::sandbox::{self, case_path, Actual, Known, Sandbox};
+use crate::adapter::Reply;
+use crate::case::{Case, Content, Expect, ExpectFile};
+use crate::sandbox::{self, case_path, Actual, Known, Sandbox};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 use std::fs;
@@ -634,7 +634,7 @@ pub fn check_tree(case: &Case, sb: &Sandbox) -> Vec<Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conformance::case::{FileForm, Level, Step};
+    use crate::case::{FileForm, Level, Step};
 
     #[test]
     fn subset_matching_rules() {

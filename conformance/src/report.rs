@@ -4,8 +4,8 @@
 //! Everything is written from a [`Report`] value, so the derived files can never say something
 //! the JSON does not.
 
-use super::case::Level;
-use super::run::{CaseRecord, Status};
+use crate::case::Level;
+use crate::run::{CaseRecord, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -554,7 +554,7 @@ pub(crate) mod tests_support {
             started: rfc3339(UNIX_EPOCH),
             duration_ms: 10,
             selection: Selection::default(),
-            totals: super::super::run::totals(&cases),
+            totals: crate::run::totals(&cases),
             certification: Certification::default(),
             cases,
         }

@@ -6,8 +6,8 @@
 //! error ("two content sources", "unknown feature") still names the file, the line and the field.
 //! Nothing a case file contains can make the loader panic.
 
-use super::case::{Case, Content, Expect, ExpectFile, FileForm, Level, Step, FEATURES, TOOLS};
-use super::sandbox;
+use crate::case::{Case, Content, Expect, ExpectFile, FileForm, Level, Step, FEATURES, TOOLS};
+use crate::sandbox;
 use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -1148,9 +1148,12 @@ pub struct Corpus {
     pub broken: Vec<BrokenCase>,
 }
 
-/// The corpus compiled into the binary (the `conformance/` directory of the source tree).
-static EMBEDDED: include_dir::Dir<'static> =
-    include_dir::include_dir!("$CARGO_MANIFEST_DIR/conformance");
+/// The corpus compiled into the binary (`cases/` of this crate), so that `editref conform` works
+/// from any directory.
+static EMBEDDED: include_dir::Dir<'static> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/cases");
+
+/// The corpus version compiled in with it.
+const EMBEDDED_VERSION: &str = include_str!("../VERSION");
 
 fn add(corpus: &mut Corpus, source: String, rel: &str, bytes: &[u8]) {
     match parse_case(&source, rel, bytes) {
@@ -1235,12 +1238,10 @@ fn walk(top: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> std::io::Re
 
 /// Loads the corpus compiled into the binary.
 pub fn load_embedded() -> Corpus {
-    let version = EMBEDDED
-        .get_file("VERSION")
-        .and_then(|f| f.contents_utf8())
-        .map(|v| v.trim().to_string())
+    let version = Some(EMBEDDED_VERSION.trim())
         .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| "unversioned".into());
+        .unwrap_or("unversioned")
+        .to_string();
     let mut corpus = Corpus {
         origin: "embedded".into(),
         base: None,
@@ -1249,21 +1250,17 @@ pub fn load_embedded() -> Corpus {
         broken: Vec::new(),
     };
     let mut files = Vec::new();
-    if let Some(cases) = EMBEDDED.get_dir("cases") {
-        embedded_files(cases, &mut files);
-    }
+    embedded_files(&EMBEDDED, &mut files);
     for file in files {
-        let path = file.path().to_string_lossy().replace('\\', "/");
-        let Some(rel) = path.strip_prefix("cases/") else {
-            continue;
-        };
+        let rel = file.path().to_string_lossy().replace('\\', "/");
+        let rel = rel.as_str();
         let name = rel.rsplit('/').next().unwrap_or(rel);
         if name.starts_with('.') || !(name.ends_with(".yaml") || name.ends_with(".yml")) {
             continue;
         }
         add(
             &mut corpus,
-            format!("embedded:conformance/{path}"),
+            format!("embedded:conformance/cases/{rel}"),
             rel,
             file.contents(),
         );

@@ -1,11 +1,11 @@
 //! `quotes`: curly-quote folding and restyling (MATCH-2, MATCH-4).
 
-use super::framing::{self, Writer};
-use super::model::{fold_char, restyle as model_restyle};
-use super::{ensure, Check};
-use crate::matching::Haystack;
-use crate::text::quotes::{fold, has_curly, is_curly, restyle, Folded};
+use crate::framing::{self, Writer};
+use crate::model::{fold_char, restyle as model_restyle};
+use crate::{ensure, Check};
 use arbitrary::Arbitrary;
+use editref::matching::Haystack;
+use editref::text::quotes::{fold, has_curly, is_curly, restyle, Folded};
 
 /// Input of `quotes`: three texts in which the ASCII stand-ins `` ` `` `~` `^` `|` stand for
 /// ‘ ’ “ ” (so that the fuzzer meets curly quotes on nearly every input).

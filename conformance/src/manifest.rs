@@ -6,7 +6,7 @@
 //! without a new id is caught in review. Reports record the sha256 of this document, which pins
 //! exactly which corpus an implementation was certified against.
 
-use super::load::{sha256_hex, Corpus};
+use crate::load::{sha256_hex, Corpus};
 use serde_json::{json, Map, Value};
 
 /// The manifest document for a corpus (deterministic: cases sorted by id).
@@ -25,7 +25,7 @@ pub fn build(corpus: &Corpus) -> Value {
     }
     json!({
         "corpus_version": corpus.version,
-        "protocol": crate::protocol::PROTOCOL,
+        "protocol": editref::protocol::PROTOCOL,
         "cases": cases,
     })
 }
@@ -84,7 +84,7 @@ pub fn differences(on_disk: &str, corpus: &Corpus) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conformance::load::parse_case;
+    use crate::load::parse_case;
 
     #[test]
     fn manifest_tracks_case_bytes() {

@@ -1,12 +1,12 @@
 //! `atomic_write`: edits through the file-system seam with a fault at any call (DISK-1, DISK-5,
 //! SESSION-3).
 
-use super::framing::{self, Writer};
-use super::sandbox::Sandbox;
-use super::{ensure, Check};
-use crate::disk::{Fault, FaultFs, Fs, Op, RealFs};
-use crate::{Config, Session, ToolError};
+use crate::framing::{self, Writer};
+use crate::sandbox::Sandbox;
+use crate::{ensure, Check};
 use arbitrary::{Arbitrary, Result, Unstructured};
+use editref::disk::{Fault, FaultFs, Fs, Op, RealFs};
+use editref::{Config, Session, ToolError};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,11 +1,11 @@
 //! Running cases: one case through an adapter ([`run_case`]), case selection, the expectations
 //! file (xfail / xpass), and what a set of results certifies.
 
-use super::adapter::{Adapter, AdapterError};
-use super::case::{Case, Level, Step};
-use super::check::{self, Failure};
-use super::load::BrokenCase;
-use super::sandbox::Sandbox;
+use crate::adapter::{Adapter, AdapterError};
+use crate::case::{Case, Level, Step};
+use crate::check::{self, Failure};
+use crate::load::BrokenCase;
+use crate::sandbox::Sandbox;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -689,12 +689,12 @@ mod tests {
 
     /// An adapter that answers from a script: one entry per call.
     struct Scripted {
-        replies: Vec<Result<super::super::adapter::Reply, AdapterError>>,
+        replies: Vec<Result<crate::adapter::Reply, AdapterError>>,
         started: usize,
     }
 
     impl Adapter for Scripted {
-        fn hello(&mut self) -> Result<super::super::adapter::Hello, AdapterError> {
+        fn hello(&mut self) -> Result<crate::adapter::Hello, AdapterError> {
             unreachable!()
         }
         fn case_start(&mut self, _id: &str, _sandbox: &Path) -> Result<(), AdapterError> {
@@ -706,7 +706,7 @@ mod tests {
             _seq: u64,
             _tool: &str,
             _input: &Value,
-        ) -> Result<super::super::adapter::Reply, AdapterError> {
+        ) -> Result<crate::adapter::Reply, AdapterError> {
             if self.replies.is_empty() {
                 return Err(AdapterError::Crash("script exhausted".into()));
             }
@@ -722,12 +722,12 @@ mod tests {
                     files:\n  a.txt: {text: \"a\"}\nsteps:\n  - call: {tool: Read, input: {file_path: a.txt}}\n  \
                     - call: {tool: Edit, input: {file_path: a.txt, old_string: a, new_string: b}}\n    \
                     expect: {error: ambiguous}\n";
-        super::super::load::parse_case("t", "edit/t.yaml", text.as_bytes()).unwrap()
+        crate::load::parse_case("t", "edit/t.yaml", text.as_bytes()).unwrap()
     }
 
     #[test]
     fn run_case_statuses() {
-        use super::super::adapter::Reply;
+        use crate::adapter::Reply;
         let case = two_call_case();
         let features = vec!["edit".to_string()];
         let run = |replies| {

@@ -2,10 +2,10 @@
 //! in-process adapter for editref's own [`Session`].
 //!
 //! The runner only ever talks to an [`Adapter`], so a case is judged the same way whether the
-//! implementation is a child process speaking JSON lines ([`super::subprocess`]) or the
+//! implementation is a child process speaking JSON lines ([`crate::subprocess`]) or the
 //! reference library called directly ([`Builtin`]).
 
-use crate::session::{Config, Session};
+use editref::session::{Config, Session};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -91,7 +91,7 @@ struct Worker {
 }
 
 /// editref's own implementation, in process: a [`Session`] per case on a worker thread, with
-/// the same per-call timeout as a child process. Declares [`crate::protocol::FEATURES`].
+/// the same per-call timeout as a child process. Declares [`editref::protocol::FEATURES`].
 pub struct Builtin {
     timeout: Duration,
     fsync: bool,
@@ -150,8 +150,8 @@ impl Adapter for Builtin {
     fn hello(&mut self) -> Result<Hello, AdapterError> {
         Ok(Hello {
             name: "editref".into(),
-            version: crate::VERSION.into(),
-            features: crate::protocol::FEATURES
+            version: editref::VERSION.into(),
+            features: editref::protocol::FEATURES
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),

@@ -1,8 +1,8 @@
 //! `document_roundtrip`: TEXT-1, TEXT-2, TEXT-4, TEXT-5, TEXT-7 on arbitrary bytes.
 
-use super::{ensure, Check};
-use crate::text::TextEncoding;
-use crate::text::{self, concat, DecodeError, Document, Eol, Fingerprint, LfView, Replacement};
+use crate::{ensure, Check};
+use editref::text::TextEncoding;
+use editref::text::{self, concat, DecodeError, Document, Eol, Fingerprint, LfView, Replacement};
 
 /// Decodes arbitrary bytes and checks, when they are accepted, that encode(decode(b)) == b
 /// exactly (TEXT-2) — rendering with no replacement, and with empty replacements anywhere,
