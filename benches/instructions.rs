@@ -50,11 +50,7 @@ fn view_curly() -> String {
 }
 
 fn req(old: &str, new: &str, replace_all: bool) -> EditRequest {
-    EditRequest {
-        old_string: old.into(),
-        new_string: new.into(),
-        replace_all,
-    }
+    EditRequest::new(old, new, replace_all)
 }
 
 // ---- decode: bytes -> LF view (TEXT-1..5) ----

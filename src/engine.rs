@@ -8,18 +8,54 @@
 use crate::error::{msg, Code, ToolError};
 use crate::matching::{closest_region, Haystack};
 use crate::repair::{repair, Repaired};
-use crate::text::{eol, line_of, quotes, Replacement};
+use crate::text::{eol, line_of, quotes, Eol, Replacement};
 use std::borrow::Cow;
 
-/// One requested edit, as the model sent it.
+/// One requested edit, with its strings in the LF form the engine matches in (TEXT-5).
+///
+/// CRLF in the model's strings is normalised once, here, when the request is made: matching,
+/// repair and the engine downstream only ever see LF text and never normalise again. The only
+/// fact the raw strings still carry — which line ending `new_string` itself used, which picks
+/// the endings of a file the edit creates — is kept in [`EditRequest::new_eol`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EditRequest {
-    /// Text to find (CRLF is treated as LF, TEXT-5).
-    pub old_string: String,
-    /// Text to put in its place.
-    pub new_string: String,
-    /// Replace every hit instead of requiring exactly one (MATCH-3).
-    pub replace_all: bool,
+    old_string: String,
+    new_string: String,
+    replace_all: bool,
+    new_eol: Eol,
+}
+
+impl EditRequest {
+    /// A request from the strings as the model sent them.
+    pub fn new(old_string: &str, new_string: &str, replace_all: bool) -> EditRequest {
+        EditRequest {
+            old_string: eol::normalize_crlf(old_string).into_owned(),
+            new_string: eol::normalize_crlf(new_string).into_owned(),
+            replace_all,
+            new_eol: eol::count_eols(new_string).dominant(),
+        }
+    }
+
+    /// The text to find, CRLF normalised to LF.
+    pub fn old_string(&self) -> &str {
+        &self.old_string
+    }
+
+    /// The text to put in its place, CRLF normalised to LF.
+    pub fn new_string(&self) -> &str {
+        &self.new_string
+    }
+
+    /// Whether every hit is replaced instead of requiring exactly one (MATCH-3).
+    pub fn replace_all(&self) -> bool {
+        self.replace_all
+    }
+
+    /// The dominant line ending of `new_string` as sent, for a file the edit creates
+    /// (EDIT-1 step 4).
+    pub fn new_eol(&self) -> Eol {
+        self.new_eol
+    }
 }
 
 /// What one edit did, for the result (EDIT-5, MULTI-5).
@@ -221,11 +257,9 @@ pub(crate) fn shown(s: &str) -> Cow<'_, str> {
     ))
 }
 
-/// Repairs one edit against `text` after TEXT-5 normalisation.
+/// Repairs one edit against `text` (its strings are already in LF form).
 pub fn repaired(text: &str, edit: &EditRequest) -> Repaired {
-    let old = eol::normalize_crlf(&edit.old_string);
-    let new = eol::normalize_crlf(&edit.new_string);
-    repair(&Haystack::new(text), &old, &new)
+    repair(&Haystack::new(text), &edit.old_string, &edit.new_string)
 }
 
 /// Applies `edits` in order to `original` (an LF view). All or nothing (MULTI-3): the first
@@ -238,11 +272,7 @@ pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> 
         let fail = |error: ToolError| Failure { index, error };
         let text = pieces.text();
         let hay = Haystack::new(&text);
-        let r = repair(
-            &hay,
-            &eol::normalize_crlf(&edit.old_string),
-            &eol::normalize_crlf(&edit.new_string),
-        );
+        let r = repair(&hay, &edit.old_string, &edit.new_string);
         if r.old == r.new {
             return Err(fail(ToolError::new(Code::NoChange, msg::NO_CHANGE)));
         }
@@ -410,11 +440,7 @@ mod tests {
     use super::*;
 
     fn req(old: &str, new: &str, all: bool) -> EditRequest {
-        EditRequest {
-            old_string: old.into(),
-            new_string: new.into(),
-            replace_all: all,
-        }
+        EditRequest::new(old, new, all)
     }
 
     fn result(text: &str, edits: &[EditRequest]) -> Result<String, (usize, Code)> {

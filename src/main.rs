@@ -4,7 +4,11 @@
 //! Exit codes: 0 done, 1 refused (the error code is printed), 2 usage.
 
 use clap::{Args, Parser, Subcommand};
+use editref::api::{
+    EditInput, MultiEditInput, NotebookEditInput, ReadInput, ReadOutput, WriteInput,
+};
 use editref::{protocol, Config, Session, ToolError};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -164,19 +168,18 @@ fn main() -> ExitCode {
             limit,
             pages,
             common,
-        } => {
-            let mut input = json!({ "file_path": file });
-            if let Some(o) = offset {
-                input["offset"] = json!(o);
-            }
-            if let Some(l) = limit {
-                input["limit"] = json!(l);
-            }
-            if let Some(p) = pages {
-                input["pages"] = json!(p);
-            }
-            human("Read", input, &common)
-        }
+        } => human(
+            &common,
+            |s| {
+                s.read(ReadInput {
+                    file_path: file,
+                    offset,
+                    limit,
+                    pages,
+                })
+            },
+            print_read,
+        ),
         Command::Edit {
             file,
             old_string,
@@ -185,10 +188,27 @@ fn main() -> ExitCode {
             dry_run,
             common,
         } => human(
-            "Edit",
-            json!({"file_path": file, "old_string": old_string, "new_string": new_string,
-                   "replace_all": replace_all, "dry_run": dry_run}),
             &common,
+            |s| {
+                s.edit(EditInput {
+                    file_path: file,
+                    old_string,
+                    new_string,
+                    replace_all,
+                    dry_run,
+                })
+            },
+            |out, done| {
+                let n = done.replacements;
+                let count = format!(" ({n} replacement{})", if n == 1 { "" } else { "s" });
+                print_change(
+                    out,
+                    done.change.diff(),
+                    done.dry_run,
+                    &done.file_path,
+                    &count,
+                )
+            },
         ),
         Command::MultiEdit {
             file,
@@ -204,10 +224,22 @@ fn main() -> ExitCode {
                 Ok(v) => v,
                 Err(e) => return usage(&format!("--edits is not valid JSON: {e}")),
             };
+            // The edits are JSON a person wrote: the tool's own parser checks them, so the
+            // messages are the ones a model would get.
+            let input = json!({"file_path": file, "edits": edits, "dry_run": dry_run});
             human(
-                "MultiEdit",
-                json!({"file_path": file, "edits": edits, "dry_run": dry_run}),
                 &common,
+                |s| s.multi_edit(MultiEditInput::from_json(&input)?),
+                |out, done| {
+                    let count = format!(" ({} edits)", done.edits.len());
+                    print_change(
+                        out,
+                        done.change.diff(),
+                        done.dry_run,
+                        &done.file_path,
+                        &count,
+                    )
+                },
             )
         }
         Command::Write {
@@ -226,9 +258,17 @@ fn main() -> ExitCode {
                 }
             };
             human(
-                "Write",
-                json!({"file_path": file, "content": content}),
                 &common,
+                |s| s.write(WriteInput::new(file, content)),
+                |out, done| {
+                    print_change(
+                        out,
+                        done.structured_patch.diff(),
+                        false,
+                        &done.file_path,
+                        "",
+                    )
+                },
             )
         }
         Command::NotebookEdit {
@@ -238,20 +278,25 @@ fn main() -> ExitCode {
             cell_type,
             edit_mode,
             common,
-        } => {
-            let mut input = json!({ "notebook_path": file });
-            for (k, v) in [
-                ("cell_id", cell_id),
-                ("new_source", new_source),
-                ("cell_type", cell_type),
-                ("edit_mode", edit_mode),
-            ] {
-                if let Some(v) = v {
-                    input[k] = json!(v);
-                }
-            }
-            human("NotebookEdit", input, &common)
-        }
+        } => human(
+            &common,
+            |s| {
+                s.notebook_edit(NotebookEditInput {
+                    notebook_path: file,
+                    cell_id,
+                    new_source,
+                    cell_type,
+                    edit_mode,
+                })
+            },
+            |out, done| {
+                writeln!(
+                    out,
+                    "{} cell {} of {}",
+                    done.edit_mode, done.cell_id, done.notebook_path
+                )
+            },
+        ),
         Command::Call {
             session,
             cwd,
@@ -302,37 +347,28 @@ fn one_shot_session(root: Option<PathBuf>, cwd: PathBuf, no_fsync: bool) -> Sess
     Session::new(config)
 }
 
-/// The human subcommands: one-shot calls, a summary (and coloured diff on a terminal) or JSON.
-fn human(tool: &str, input: Value, common: &Common) -> ExitCode {
+/// The human subcommands: one-shot calls through the typed API; on success a summary (and a
+/// coloured diff on a terminal) or, with `--json`, the tool's JSON result.
+fn human<T: Serialize>(
+    common: &Common,
+    run: impl FnOnce(&Session) -> Result<T, ToolError>,
+    summary: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
+) -> ExitCode {
     let session = one_shot_session(common.root.clone(), current_dir(), common.no_fsync);
     // Stdout is line-buffered: without this, a diff of 100,000 lines is 100,000 write calls.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
-    if !common.json && matches!(tool, "Edit" | "MultiEdit") {
-        // Only the diff is shown: the typed result skips building structuredPatch as JSON.
-        return match editref::tools::edit_outcome(&session, tool, &input) {
-            Ok(done) => {
-                let _ = print_edit_summary(&mut out, tool, &input, &done);
-                let _ = out.flush();
-                // A one-shot process: the OS frees the (possibly huge) patch faster than
-                // dropping it line by line would.
-                std::mem::forget(done);
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("editref: refused ({}): {}", e.code, e.message);
-                ExitCode::from(1)
-            }
-        };
-    }
-    let result = session.call(tool, &input);
-    match result {
-        Ok(v) => {
+    match run(&session) {
+        Ok(done) => {
             if common.json {
-                let _ = writeln!(out, "{}", v);
+                let _ = serde_json::to_writer(&mut out, &done);
+                let _ = out.write_all(b"\n");
             } else {
-                let _ = print_summary(&mut out, tool, &v);
+                let _ = summary(&mut out, &done);
             }
             let _ = out.flush();
+            // A one-shot process: the OS frees the (possibly huge) result faster than dropping
+            // it piece by piece would.
+            std::mem::forget(done);
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -347,65 +383,31 @@ fn human(tool: &str, input: Value, common: &Common) -> ExitCode {
     }
 }
 
-/// The human summary of Edit and MultiEdit: the diff, then what changed.
-fn print_edit_summary(
-    out: &mut impl Write,
-    tool: &str,
-    input: &Value,
-    done: &editref::tools::edit::Done,
-) -> std::io::Result<()> {
-    print_diff(out, done.patch.diff())?;
-    let verb = if input["dry_run"] == json!(true) {
-        "would change"
-    } else {
-        "changed"
-    };
-    let count = if tool == "Edit" {
-        let n = done.reports.first().map_or(0, |r| r.replacements);
-        format!(" ({n} replacement{})", if n == 1 { "" } else { "s" })
-    } else {
-        format!(" ({} edits)", done.reports.len())
-    };
-    writeln!(
-        out,
-        "{verb} {}{count}",
-        input["file_path"].as_str().unwrap_or("")
-    )
-}
-
-fn print_summary(out: &mut impl Write, tool: &str, v: &Value) -> std::io::Result<()> {
-    match tool {
-        "Read" => match v["type"].as_str() {
-            Some("text") => writeln!(out, "{}", v["file"]["content"].as_str().unwrap_or("")),
-            Some(other) => writeln!(out, "{other}: {} bytes", v["originalSize"]),
-            None => writeln!(out, "{v}"),
-        },
-        "NotebookEdit" => writeln!(
-            out,
-            "{} cell {} of {}",
-            v["edit_mode"].as_str().unwrap_or(""),
-            v["cell_id"].as_str().unwrap_or(""),
-            v["notebook_path"].as_str().unwrap_or("")
-        ),
-        // Write (Edit and MultiEdit are shown by `print_edit_summary`): its result carries
-        // only structuredPatch, from which the diff is spelled.
-        _ => {
-            let path = v["filePath"].as_str().unwrap_or("");
-            let hunks =
-                serde_json::from_value::<Vec<editref::patch::Hunk>>(v["structuredPatch"].clone())
-                    .unwrap_or_default();
-            print_diff(out, &editref::patch::unified_diff(path, &hunks))?;
-            let verb = if v["dryRun"] == json!(true) {
-                "would change"
-            } else {
-                "changed"
-            };
-            writeln!(out, "{verb} {path}")
-        }
+/// Read's human form: the numbered lines, or what kind of file it was.
+fn print_read(out: &mut dyn Write, done: &ReadOutput) -> std::io::Result<()> {
+    match done {
+        ReadOutput::Text { file } => writeln!(out, "{}", file.content),
+        ReadOutput::FileUnchanged { .. } => writeln!(out, "file_unchanged"),
+        ReadOutput::Image { original_size, .. } => writeln!(out, "image: {original_size} bytes"),
+        ReadOutput::Pdf { original_size, .. } => writeln!(out, "pdf: {original_size} bytes"),
+        ReadOutput::Notebook { cells, .. } => writeln!(out, "notebook: {} cells", cells.len()),
     }
 }
 
-fn print_diff(out: &mut impl Write, diff: &str) -> std::io::Result<()> {
+/// The human form of a change: the diff, then what changed.
+fn print_change(
+    out: &mut dyn Write,
+    diff: &str,
+    dry_run: bool,
+    path: &str,
+    count: &str,
+) -> std::io::Result<()> {
+    print_diff(out, diff)?;
+    let verb = if dry_run { "would change" } else { "changed" };
+    writeln!(out, "{verb} {path}{count}")
+}
+
+fn print_diff(out: &mut dyn Write, diff: &str) -> std::io::Result<()> {
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     if !color && !diff.contains("\r\n") {
         // What the loop below prints without colour: every line, each ended by "\n".
@@ -475,7 +477,7 @@ fn call(
         }
     };
     let lock = match &state {
-        Some(path) => match editref::session_file::open(path) {
+        Some(path) => match editref::session::file::open(path) {
             Ok(f) => {
                 session.set_read_state(f.state.clone());
                 Some(f)

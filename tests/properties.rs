@@ -54,11 +54,7 @@ fn dominant_crlf(raw: &str) -> bool {
 
 fn run(raw: &str, old: &str, new: &str, all: bool) -> Result<Vec<u8>, editref::Code> {
     let doc = Document::decode(raw.as_bytes()).map_err(|_| editref::Code::Encoding)?;
-    let req = EditRequest {
-        old_string: old.into(),
-        new_string: new.into(),
-        replace_all: all,
-    };
+    let req = EditRequest::new(old, new, all);
     let applied = apply(doc.view(), &[req]).map_err(|f| f.error.code)?;
     Ok(concat(&doc.render(&applied.replacements).unwrap()))
 }
@@ -143,7 +139,7 @@ proptest! {
         let doc = Document::decode(raw.as_bytes()).unwrap();
         let (view, _) = naive_view(&raw);
         let want = naive_find(&view, &old).len();
-        let req = EditRequest { old_string: old.clone(), new_string: new.clone(), replace_all: true };
+        let req = EditRequest::new(&old, &new, true);
         match apply(doc.view(), &[req]) {
             Ok(a) => prop_assert_eq!(a.edits[0].replacements, want),
             Err(f) => {

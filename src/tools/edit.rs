@@ -4,67 +4,46 @@
 //! can see the text (step 2 compares the *repaired* strings); the same bytes then serve the
 //! staleness check, the engine and the write-time check.
 
-use super::{decode_error, is_notebook, load, metadata_checks, not_found, stat, Input};
+use super::{decode_error, is_notebook, load, metadata_checks, not_found, stat};
+use crate::api::{Change, EditInput, EditOutput};
 use crate::disk::{self, Kind, Loaded, WriteRequest};
 use crate::engine::{self, Applied, EditReport, EditRequest};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::patch;
 use crate::session::{Entry, Session};
-use crate::text::{eol, Document, Fingerprint};
-use serde_json::{json, Map, Value};
-
-const FIELDS: [&str; 5] = [
-    "file_path",
-    "old_string",
-    "new_string",
-    "replace_all",
-    "dry_run",
-];
+use crate::text::{Document, Fingerprint};
 
 /// Runs Edit.
-pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
-    let (path, edit, dry_run) = parse(input)?;
-    let done = apply(session, &path, std::slice::from_ref(&edit), dry_run, false)?;
-    let durable = done.durable;
-    let report = &done.reports[0];
-    let mut out = Map::new();
-    out.insert("filePath".into(), json!(path));
-    out.insert("oldString".into(), json!(report.old_string));
-    out.insert("newString".into(), json!(report.new_string));
-    out.insert("replaceAll".into(), json!(report.replace_all));
-    out.insert("replacements".into(), json!(report.replacements));
-    out.insert("structuredPatch".into(), done.patch.to_json());
-    out.insert("diff".into(), Value::String(done.patch.into_diff()));
-    out.insert("repairs".into(), json!(report.repairs));
-    out.insert("userModified".into(), json!(false));
-    finish(&mut out, durable, dry_run);
-    Ok(Value::Object(out))
-}
-
-/// Edit's input, checked: the path, the edit, and whether it is a dry run.
-pub(crate) fn parse(input: &Value) -> ToolResult<(String, EditRequest, bool)> {
-    let i = Input::new("Edit", input, &FIELDS)?;
-    let path = i.string("file_path")?;
-    let edit = EditRequest {
-        old_string: i.string("old_string")?,
-        new_string: i.string("new_string")?,
-        replace_all: i.boolean("replace_all")?,
+pub fn run(session: &Session, input: EditInput) -> ToolResult<EditOutput> {
+    // The model's strings become a request once, here (TEXT-5 normalisation included).
+    let edit = EditRequest::new(&input.old_string, &input.new_string, input.replace_all);
+    let done = apply(
+        session,
+        &input.file_path,
+        std::slice::from_ref(&edit),
+        input.dry_run,
+        false,
+    )?;
+    let Some(report) = done.reports.into_iter().next() else {
+        return Err(ToolError::invalid_input("Edit produced no report."));
     };
-    Ok((path, edit, i.boolean("dry_run")?))
+    Ok(EditOutput {
+        file_path: input.file_path,
+        old_string: report.old_string,
+        new_string: report.new_string,
+        replace_all: report.replace_all,
+        replacements: report.replacements,
+        change: Change::new(done.patch),
+        repairs: report.repairs,
+        user_modified: false,
+        dry_run: input.dry_run,
+        durable: done.durable,
+    })
 }
 
-/// Adds the flags every edit result may carry.
-pub(crate) fn finish(out: &mut Map<String, Value>, durable: bool, dry_run: bool) {
-    if dry_run {
-        out.insert("dryRun".into(), json!(true));
-    } else {
-        super::mark_durability(durable, out);
-    }
-}
-
-/// What a successful Edit or MultiEdit produced, before it is shaped as JSON.
+/// What a successful Edit or MultiEdit produced, before it is shaped as the tool's output.
 #[derive(Debug)]
-pub struct Done {
+pub(crate) struct Done {
     /// One report per edit, in order.
     pub reports: Vec<EditReport>,
     /// The patch of all edits together (EDIT-6).
@@ -111,7 +90,7 @@ pub(crate) fn apply(
             let r = engine::repaired(text, edit);
             r.old == r.new
         } else {
-            eol::normalize_crlf(&edit.old_string) == eol::normalize_crlf(&edit.new_string)
+            edit.old_string() == edit.new_string()
         };
         if same {
             return Err(indexed(
@@ -124,7 +103,7 @@ pub(crate) fn apply(
 
     // Step 3: path rules.
     let r = resolved?;
-    let creating = eol::normalize_crlf(&edits[0].old_string).is_empty();
+    let creating = edits[0].old_string().is_empty();
     let meta = if r.exists {
         let m = stat(session, &r)?;
         super::refuse_special(&r, &m)?;
@@ -175,7 +154,7 @@ pub(crate) fn apply(
     // Steps 10–12 and MULTI-1..4.
     let applied = engine::apply(doc.view(), edits).map_err(|f| indexed(multi, f.index, f.error))?;
     if creating && !doc.eol_counts().any() {
-        doc.set_dominant(eol::count_eols(&edits[0].new_string).dominant());
+        doc.set_dominant(edits[0].new_eol());
     }
     let patch = patch::Patch::new(&r.given, doc.view(), &applied.replacements);
     let durable = if dry_run {
@@ -198,7 +177,7 @@ fn create(
     dry_run: bool,
     multi: bool,
 ) -> ToolResult<Done> {
-    let doc = Document::empty(eol::count_eols(&edits[0].new_string).dominant());
+    let doc = Document::empty(edits[0].new_eol());
     let applied = engine::apply("", edits).map_err(|f| indexed(multi, f.index, f.error))?;
     let patch = patch::Patch::new(&r.given, "", &applied.replacements);
     let durable = if dry_run {

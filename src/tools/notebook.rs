@@ -4,21 +4,14 @@
 //! the way Jupyter writes them (its indent, non-ASCII unescaped, trailing newline), so an
 //! unchanged notebook re-serialises to the identical bytes and an edit changes only its cell.
 
-use super::{decode_error, load, metadata_checks, not_found, stat, Input};
+use super::{decode_error, load, metadata_checks, not_found, stat};
+use crate::api::{FileRef, NotebookCell, NotebookEditInput, NotebookEditOutput, ReadOutput};
 use crate::disk::{self, WriteRequest};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::session::{Entry, Resolved, Session};
 use crate::text::{Chunk, Document, Fingerprint};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-
-const FIELDS: [&str; 5] = [
-    "notebook_path",
-    "cell_id",
-    "new_source",
-    "cell_type",
-    "edit_mode",
-];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -243,23 +236,21 @@ fn new_id(seed: &str) -> String {
 }
 
 /// Read of a notebook: its cells, and a full read entry for later edits.
-pub fn read_cells(session: &Session, r: &Resolved) -> ToolResult<Value> {
+pub fn read_cells(session: &Session, r: &Resolved) -> ToolResult<ReadOutput> {
     let loaded = load(session, r, session.config().max_load_size)?;
     let doc = Document::decode(&loaded.bytes).map_err(|e| decode_error(e, &r.given))?;
     let nb = parse(doc.view())?;
-    let cells: Vec<Value> = nb["cells"]
+    let cells: Vec<NotebookCell> = nb["cells"]
         .as_array()
         .map(|cells| {
             cells
                 .iter()
                 .enumerate()
-                .map(|(i, c)| {
-                    json!({
-                        "cellId": cell_id(c, i),
-                        "cellType": c.get("cell_type").cloned().unwrap_or(Value::Null),
-                        "source": source_text(c),
-                        "outputs": c.get("outputs").cloned().unwrap_or(json!([])),
-                    })
+                .map(|(i, c)| NotebookCell {
+                    cell_id: cell_id(c, i),
+                    cell_type: c.get("cell_type").cloned().unwrap_or(Value::Null),
+                    source: source_text(c),
+                    outputs: c.get("outputs").cloned().unwrap_or(json!([])),
                 })
                 .collect()
         })
@@ -267,17 +258,23 @@ pub fn read_cells(session: &Session, r: &Resolved) -> ToolResult<Value> {
     let mut entry = Entry::full(doc.fingerprint(), &loaded.meta);
     entry.last_read = Some((1, None));
     session.remember(&r.target, entry);
-    Ok(json!({"type": "notebook", "file": {"filePath": r.given}, "cells": cells}))
+    Ok(ReadOutput::Notebook {
+        file: FileRef {
+            file_path: r.given.clone(),
+        },
+        cells,
+    })
 }
 
 /// Runs NotebookEdit.
-pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
-    let i = Input::new("NotebookEdit", input, &FIELDS)?;
-    let path = i.string("notebook_path")?;
-    let cell = i.opt_string("cell_id")?;
-    let new_source = i.opt_string("new_source")?;
-    let cell_type = i.opt_string("cell_type")?;
-    let mode = i.opt_string("edit_mode")?;
+pub fn run(session: &Session, input: NotebookEditInput) -> ToolResult<NotebookEditOutput> {
+    let NotebookEditInput {
+        notebook_path: path,
+        cell_id: cell,
+        new_source,
+        cell_type,
+        edit_mode: mode,
+    } = input;
     // NOTEBOOK-1, in order.
     if !super::is_notebook(std::path::Path::new(&path)) {
         return Err(ToolError::new(Code::NotNotebook, msg::NOT_NOTEBOOK));
@@ -455,15 +452,15 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
         &r.target,
         Entry::full(Fingerprint::of(&written_text), &written.meta),
     );
-    let mut out = Map::new();
-    out.insert("notebook_path".into(), json!(path));
-    out.insert("cell_id".into(), json!(result_id));
-    out.insert("cell_type".into(), json!(result_type));
-    out.insert("edit_mode".into(), json!(mode.name()));
-    out.insert("new_source".into(), json!(new_source));
-    out.insert("language".into(), json!(language));
-    super::mark_durability(written.durable, &mut out);
-    Ok(Value::Object(out))
+    Ok(NotebookEditOutput {
+        notebook_path: path,
+        cell_id: result_id,
+        cell_type: result_type,
+        edit_mode: mode.name().to_string(),
+        new_source,
+        language,
+        durable: written.durable,
+    })
 }
 
 #[cfg(test)]

@@ -2,15 +2,13 @@
 //! cells. Every text read is recorded in the session so that later writes can be checked
 //! (SESSION-1, READ-3, READ-4).
 
-use super::{decode_error, human_size, load, not_found, stat, Input};
+use super::{decode_error, human_size, load, not_found, stat};
+use crate::api::{FileRef, ReadInput, ReadOutput, TextFile};
 use crate::disk::Kind;
 use crate::error::{Code, ToolError, ToolResult};
 use crate::session::{Entry, LineFormat, Scope, Session};
 use crate::text::{Document, Fingerprint};
 use base64::Engine as _;
-use serde_json::{json, Value};
-
-const FIELDS: [&str; 4] = ["file_path", "offset", "limit", "pages"];
 
 /// READ-5: device paths that would block or never end.
 const BLOCKED: [&str; 12] = [
@@ -78,12 +76,13 @@ fn image_type(ext: &str) -> Option<&'static str> {
 }
 
 /// Runs Read.
-pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
-    let i = Input::new("Read", input, &FIELDS)?;
-    let path = i.string("file_path")?;
-    let offset = i.integer("offset")?;
-    let limit = i.integer("limit")?;
-    let pages = i.opt_string("pages")?;
+pub fn run(session: &Session, input: ReadInput) -> ToolResult<ReadOutput> {
+    let ReadInput {
+        file_path: path,
+        offset,
+        limit,
+        pages,
+    } = input;
     if limit == Some(0) {
         return Err(
             ToolError::invalid_input("The parameter `limit` of Read must be at least 1.")
@@ -123,20 +122,18 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
         .unwrap_or_default();
     if let Some(media) = image_type(&ext) {
         let loaded = load(session, &r, session.config().max_load_size)?;
-        return Ok(json!({
-            "type": "image",
-            "base64": base64::engine::general_purpose::STANDARD.encode(&loaded.bytes),
-            "mediaType": media,
-            "originalSize": loaded.bytes.len(),
-        }));
+        return Ok(ReadOutput::Image {
+            base64: base64::engine::general_purpose::STANDARD.encode(&loaded.bytes),
+            media_type: media.to_string(),
+            original_size: loaded.bytes.len() as u64,
+        });
     }
     if ext == "pdf" {
         let loaded = load(session, &r, session.config().max_load_size)?;
-        return Ok(json!({
-            "type": "pdf",
-            "base64": base64::engine::general_purpose::STANDARD.encode(&loaded.bytes),
-            "originalSize": loaded.bytes.len(),
-        }));
+        return Ok(ReadOutput::Pdf {
+            base64: base64::engine::general_purpose::STANDARD.encode(&loaded.bytes),
+            original_size: loaded.bytes.len() as u64,
+        });
     }
     if ext == "ipynb" {
         return super::notebook::read_cells(session, &r);
@@ -156,7 +153,9 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     // READ-4: the same range of an unchanged file.
     if let Some(e) = session.entry(&r.target) {
         if e.last_read == Some((offset, limit)) && e.same_meta(&meta) {
-            return Ok(json!({"type": "file_unchanged", "file": {"filePath": path}}));
+            return Ok(ReadOutput::FileUnchanged {
+                file: FileRef { file_path: path },
+            });
         }
     }
     let loaded = load(session, &r, session.config().max_load_size)?;
@@ -224,16 +223,15 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
     entry.scope = scope;
     entry.last_read = Some((offset, limit));
     session.remember(&r.target, entry);
-    Ok(json!({
-        "type": "text",
-        "file": {
-            "filePath": path,
-            "content": content,
-            "numLines": shown,
-            "startLine": offset,
-            "totalLines": total,
-        }
-    }))
+    Ok(ReadOutput::Text {
+        file: TextFile {
+            file_path: path,
+            content,
+            num_lines: shown as u64,
+            start_line: offset,
+            total_lines: total as u64,
+        },
+    })
 }
 
 /// READ-1: lines in a text; a final line break does not start another line.

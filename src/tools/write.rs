@@ -1,24 +1,22 @@
 //! Write (WRITE-1..5): whole-file replacement. Content is written as given (no line-ending
 //! conversion); an existing file keeps its encoding and BOM.
 
-use super::{decode_error, load, metadata_checks, stat, Input};
+use super::{decode_error, load, metadata_checks, stat};
+use crate::api::{StructuredPatch, WriteInput, WriteKind, WriteOutput};
 use crate::disk::{self, WriteRequest};
 use crate::error::ToolResult;
 use crate::patch;
 use crate::session::{Entry, Session};
 use crate::text::{eol, Chunk, Document, Fingerprint};
-use serde_json::{json, Map, Value};
-
-const FIELDS: [&str; 2] = ["file_path", "content"];
 
 /// Runs Write.
-pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
-    let i = Input::new("Write", input, &FIELDS)?;
-    let path = i.string("file_path")?;
-    let content = i.string("content")?;
+pub fn run(session: &Session, input: WriteInput) -> ToolResult<WriteOutput> {
+    let WriteInput {
+        file_path: path,
+        content,
+    } = input;
     let r = session.resolve(&path)?;
     let lf_content = eol::normalize_crlf(&content);
-    let mut out = Map::new();
     if !r.exists {
         // WRITE-1: a new file, parents created, no read needed; UTF-8 without BOM (WRITE-3).
         let chunks = [Chunk::Original(content.as_bytes())];
@@ -35,13 +33,14 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
             &r.target,
             Entry::full(Fingerprint::of(&lf_content), &written.meta),
         );
-        out.insert("type".into(), json!("create"));
-        out.insert("filePath".into(), json!(path));
-        out.insert("content".into(), json!(content));
-        out.insert("structuredPatch".into(), json!([]));
-        out.insert("originalFile".into(), Value::Null);
-        super::mark_durability(written.durable, &mut out);
-        return Ok(Value::Object(out));
+        return Ok(WriteOutput {
+            kind: WriteKind::Create,
+            structured_patch: StructuredPatch(patch::Patch::whole_text(&path, "", "")),
+            file_path: path,
+            content,
+            original_file: None,
+            durable: written.durable,
+        });
     }
     let meta = stat(session, &r)?;
     metadata_checks(session, &r, &meta)?;
@@ -73,11 +72,13 @@ pub fn run(session: &Session, input: &Value) -> ToolResult<Value> {
         &r.target,
         Entry::full(Fingerprint::of(&lf_content), &written.meta),
     );
-    out.insert("type".into(), json!("update"));
-    out.insert("filePath".into(), json!(path));
-    out.insert("content".into(), json!(content));
-    out.insert("structuredPatch".into(), patch.to_json());
-    out.insert("originalFile".into(), json!(doc.view()));
-    super::mark_durability(written.durable, &mut out);
-    Ok(Value::Object(out))
+    let original_file = Some(doc.view().to_string());
+    Ok(WriteOutput {
+        kind: WriteKind::Update,
+        file_path: path,
+        content,
+        structured_patch: StructuredPatch(patch),
+        original_file,
+        durable: written.durable,
+    })
 }

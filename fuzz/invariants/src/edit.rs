@@ -140,15 +140,24 @@ impl EditCase {
         self.form.bytes(&body)
     }
 
-    /// The edits with stand-ins applied.
-    pub fn requests(&self) -> Vec<EditRequest> {
+    /// The edits with stand-ins applied, as the model would send them (CRLF not normalised:
+    /// that is the code's job, and the model's own).
+    pub fn model_edits(&self) -> Vec<ModelEdit> {
         self.edits
             .iter()
-            .map(|e| EditRequest {
-                old_string: self.styled(&e.old),
-                new_string: self.styled(&e.new),
+            .map(|e| ModelEdit {
+                old: self.styled(&e.old),
+                new: self.styled(&e.new),
                 replace_all: e.replace_all,
             })
+            .collect()
+    }
+
+    /// The same edits as the engine's requests.
+    pub fn requests(&self) -> Vec<EditRequest> {
+        self.model_edits()
+            .iter()
+            .map(|e| EditRequest::new(&e.old, &e.new, e.replace_all))
             .collect()
     }
 
@@ -189,14 +198,7 @@ pub fn edit_vs_model(case: &EditCase) -> Check {
     let decoded =
         text::decode(&bytes).map_err(|e| format!("decode disagrees with Document: {e:?}"))?;
     let requests = case.requests();
-    let model_edits: Vec<ModelEdit> = requests
-        .iter()
-        .map(|r| ModelEdit {
-            old: r.old_string.clone(),
-            new: r.new_string.clone(),
-            replace_all: r.replace_all,
-        })
-        .collect();
+    let model_edits = case.model_edits();
     let expected = model::run(&decoded.text, doc.encoding(), &model_edits);
     if expected == Outcome::OutOfScope {
         return Ok(());
@@ -530,11 +532,7 @@ fn check_inverse(
     if first.is_none() || second.is_some() {
         return Ok(());
     }
-    let inverse = EditRequest {
-        old_string: report.new_string.clone(),
-        new_string: report.old_string.clone(),
-        replace_all: false,
-    };
+    let inverse = EditRequest::new(&report.new_string, &report.old_string, false);
     let applied = engine::apply(after.view(), &[inverse]).map_err(|f| {
         format!(
             "inverse edit failed: {} {}",

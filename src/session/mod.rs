@@ -6,12 +6,17 @@
 //! merely *touched* (mtime moved, content equal) is forgiven, because sync tools and scanners do
 //! that all the time.
 
+pub mod file;
+mod paths;
+mod state;
+
+pub use paths::Resolved;
+pub use state::{Entry, ReadState, Scope};
+
 use crate::disk::{self, Fs, Meta, RealFs};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::text::Fingerprint;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -79,117 +84,6 @@ impl Config {
     }
 }
 
-/// How much of a file the model has seen.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Scope {
-    /// Every line.
-    Full,
-    /// Some lines: 1-based inclusive ranges, and the file's line count.
-    Partial {
-        /// Line ranges seen so far (merged, ascending).
-        covered: Vec<(u64, u64)>,
-        /// Lines in the file.
-        total: u64,
-    },
-}
-
-/// What the session remembers of one file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Entry {
-    /// Fingerprint of the whole LF view at that moment.
-    pub fingerprint: Fingerprint,
-    /// mtime in ns.
-    pub mtime_ns: i128,
-    /// Size in bytes.
-    pub size: u64,
-    /// Device and inode.
-    pub identity: (u64, u64),
-    /// Full or partial.
-    pub scope: Scope,
-    /// The (offset, limit) of the Read that made this entry; `None` after a write (READ-4 only
-    /// dedups reads).
-    pub last_read: Option<(u64, Option<u64>)>,
-    /// For least-recently-used eviction.
-    pub tick: u64,
-}
-
-impl Entry {
-    /// An entry for a file seen in full, e.g. after a successful write (EDIT-4, WRITE-5).
-    pub fn full(fingerprint: Fingerprint, meta: &Meta) -> Entry {
-        Entry {
-            fingerprint,
-            mtime_ns: meta.mtime_ns,
-            size: meta.len,
-            identity: (meta.dev, meta.ino),
-            scope: Scope::Full,
-            last_read: None,
-            tick: 0,
-        }
-    }
-
-    /// Whether mtime, size and identity are as recorded.
-    pub fn same_meta(&self, meta: &Meta) -> bool {
-        self.mtime_ns == meta.mtime_ns
-            && self.size == meta.len
-            && self.identity == (meta.dev, meta.ino)
-    }
-}
-
-/// The bounded read state (SESSION-5).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct ReadState {
-    entries: HashMap<PathBuf, Entry>,
-    tick: u64,
-}
-
-impl ReadState {
-    /// The entry for a resolved path.
-    pub fn get(&self, path: &Path) -> Option<&Entry> {
-        self.entries.get(path)
-    }
-
-    /// Stores an entry, evicting the least recently used beyond `max`.
-    pub fn put(&mut self, path: PathBuf, mut entry: Entry, max: usize) {
-        self.tick += 1;
-        entry.tick = self.tick;
-        self.entries.insert(path, entry);
-        while self.entries.len() > max.max(1) {
-            let oldest = self
-                .entries
-                .iter()
-                .min_by_key(|(_, e)| e.tick)
-                .map(|(p, _)| p.clone());
-            match oldest {
-                Some(p) => self.entries.remove(&p),
-                None => break,
-            };
-        }
-    }
-
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether there are no entries.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-}
-
-/// A path after PATH-1/PATH-2: as given, lexically normalised, and with every symlink followed.
-#[derive(Debug, Clone)]
-pub struct Resolved {
-    /// The path string the model sent.
-    pub given: String,
-    /// Absolute and lexically normalised (no symlinks followed): what the model named.
-    pub lexical: PathBuf,
-    /// The final target: where reads and writes really go (DISK-2).
-    pub target: PathBuf,
-    /// Whether the target exists.
-    pub exists: bool,
-}
-
 /// One agent conversation's tools. Cheap to share between threads: all methods take `&self`.
 pub struct Session {
     config: Config,
@@ -243,12 +137,6 @@ impl Session {
         self.fs.as_ref()
     }
 
-    /// Runs one tool call: `tool` is `Read`, `Edit`, `MultiEdit`, `Write` or `NotebookEdit`,
-    /// `input` its JSON input. The result is the tool's JSON output or a coded error.
-    pub fn call(&self, tool: &str, input: &serde_json::Value) -> ToolResult<serde_json::Value> {
-        crate::tools::dispatch(self, tool, input)
-    }
-
     /// A copy of the read state (for persisting between processes).
     pub fn read_state(&self) -> ReadState {
         self.state.lock().map(|s| s.clone()).unwrap_or_default()
@@ -277,59 +165,8 @@ impl Session {
     /// what it wrote).
     pub fn forget(&self, target: &Path) {
         if let Ok(mut s) = self.state.lock() {
-            s.entries.remove(target);
+            s.remove(target);
         }
-    }
-
-    /// PATH-1 and PATH-2: resolves a model-supplied path.
-    pub fn resolve(&self, given: &str) -> ToolResult<Resolved> {
-        let lexical = self.lexical(given)?;
-        let (target, exists) =
-            disk::real_path(self.fs(), &lexical).map_err(|e| path_error(&e, given))?;
-        if let Some(root) = &self.root {
-            if !target.starts_with(root) {
-                return Err(ToolError::new(
-                    Code::OutsideRoot,
-                    format!(
-                        "'{given}' resolves to {}, which is outside the allowed root {}. Only files under the root can be read or changed.",
-                        target.display(),
-                        root.display()
-                    ),
-                ));
-            }
-        }
-        Ok(Resolved {
-            given: given.to_string(),
-            lexical,
-            target,
-            exists,
-        })
-    }
-
-    /// PATH-1 and the lexical part of resolution: `~`, relative paths, `.` and `..`.
-    pub fn lexical(&self, given: &str) -> ToolResult<PathBuf> {
-        if given.trim().is_empty() {
-            return Err(ToolError::new(
-                Code::InvalidPath,
-                "The path is empty. Give the path of the file, e.g. src/main.rs or an absolute path.",
-            ));
-        }
-        if given.contains('\0') {
-            return Err(ToolError::new(
-                Code::InvalidPath,
-                "The path contains a NUL byte, which no file name can hold. Send the path without it.",
-            ));
-        }
-        let expanded: PathBuf = match given.strip_prefix('~') {
-            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-                let home = std::env::var_os("HOME")
-                    .map(PathBuf::from)
-                    .unwrap_or_else(|| "/".into());
-                home.join(rest.trim_start_matches('/'))
-            }
-            _ => PathBuf::from(given),
-        };
-        Ok(disk::normalize(&self.config.cwd.join(expanded)))
     }
 
     /// SESSION-1 and SESSION-2 for a file about to be written. `current` computes the
@@ -361,28 +198,6 @@ impl Session {
             }
             _ => Err(ToolError::new(Code::Stale, msg::STALE)),
         }
-    }
-}
-
-fn path_error(e: &io::Error, given: &str) -> ToolError {
-    match e.raw_os_error() {
-        Some(libc::ELOOP) => ToolError::new(
-            Code::InvalidPath,
-            format!("'{given}' has too many levels of symbolic links (a loop?). Use the real path of the file."),
-        ),
-        Some(libc::ENAMETOOLONG) => ToolError::new(
-            Code::InvalidPath,
-            format!("The path is too long for the file system ({} bytes). Use a shorter path.", given.len()),
-        ),
-        Some(libc::ENOTDIR) => ToolError::new(
-            Code::FileNotFound,
-            format!("'{given}' goes through something that is not a directory. Check the path."),
-        ),
-        _ if e.kind() == io::ErrorKind::PermissionDenied => ToolError::new(
-            Code::PermissionDenied,
-            format!("Permission denied while resolving '{given}': {e}."),
-        ),
-        _ => ToolError::io(&format!("Could not resolve '{given}'"), e),
     }
 }
 

@@ -1,0 +1,110 @@
+//! The typed tool API: one input and one output type per tool, with serde and JSON Schema
+//! derived from the same definitions.
+//!
+//! These types are the contract of the tools. A Rust caller builds an input and calls the
+//! matching [`Session`](crate::Session) method (`session.edit(EditInput { .. })` → an
+//! [`EditOutput`]); [`Session::call`](crate::Session::call) parses a JSON input into the same
+//! type and serializes the output, so the JSON entry is a thin layer over the typed one; and
+//! the schemas that front ends publish (and the docs show) come from [`input_schema`] and
+//! [`output_schema`] over these very types, so a schema cannot drift from what is parsed.
+//!
+//! **What the JSON entry tolerates.** Models send loosely typed JSON, so each input's
+//! `from_json` accepts `"true"`/`"false"` for booleans, numeric strings for whole numbers, and
+//! `null` for an absent optional field. It refuses unknown fields and wrong kinds with
+//! `invalid_input`, naming the field. (The serde `Deserialize` impls are strict; they are for
+//! Rust callers that build inputs from their own typed data.)
+
+mod edit;
+pub(crate) mod fields;
+mod notebook;
+mod patch;
+mod read;
+mod write;
+
+pub use edit::{
+    EditInput, EditOutput, EditSpec, EditSummary, MultiEditInput, MultiEditOutput, MAX_EDITS,
+};
+pub use notebook::{NotebookEditInput, NotebookEditOutput};
+pub use patch::{Change, StructuredPatch};
+pub use read::{FileRef, NotebookCell, ReadInput, ReadOutput, TextFile};
+pub use write::{WriteInput, WriteKind, WriteOutput};
+
+use schemars::{JsonSchema, Schema};
+
+/// The JSON Schema of a tool input, as front ends publish it (draft 2020-12, inlined: no
+/// `$defs` to resolve, which some agent runtimes do not follow).
+pub fn input_schema<T: JsonSchema>() -> Schema {
+    schema_of::<T>()
+}
+
+/// The JSON Schema of a tool output (the result object), as front ends publish it.
+pub fn output_schema<T: JsonSchema>() -> Schema {
+    schema_of::<T>()
+}
+
+fn schema_of<T: JsonSchema>() -> Schema {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    settings.into_generator().into_root_schema_for::<T>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn properties<T: JsonSchema>() -> Vec<String> {
+        let schema = input_schema::<T>();
+        let value: Value = schema.into();
+        value["properties"]
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The schema a front end publishes names exactly the fields the JSON entry accepts, in
+    /// the same order: the two come from one type and cannot drift.
+    #[test]
+    fn schemas_name_exactly_the_parsed_fields() {
+        assert_eq!(properties::<ReadInput>(), ReadInput::FIELDS);
+        assert_eq!(properties::<EditInput>(), EditInput::FIELDS);
+        assert_eq!(properties::<MultiEditInput>(), MultiEditInput::FIELDS);
+        assert_eq!(properties::<WriteInput>(), WriteInput::FIELDS);
+        assert_eq!(properties::<NotebookEditInput>(), NotebookEditInput::FIELDS);
+        let multi: Value = input_schema::<MultiEditInput>().into();
+        let item: Vec<&String> = multi["properties"]["edits"]["items"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(item, EditSpec::FIELDS);
+    }
+
+    #[test]
+    fn required_fields_are_the_ones_without_defaults() {
+        let edit: Value = input_schema::<EditInput>().into();
+        assert_eq!(
+            edit["required"],
+            serde_json::json!(["file_path", "old_string", "new_string"])
+        );
+        assert_eq!(edit["additionalProperties"], Value::Bool(false));
+    }
+
+    #[test]
+    fn output_schemas_name_the_result_fields() {
+        let out: Value = output_schema::<EditOutput>().into();
+        for key in [
+            "filePath",
+            "oldString",
+            "newString",
+            "replaceAll",
+            "replacements",
+            "structuredPatch",
+            "diff",
+            "repairs",
+            "userModified",
+        ] {
+            assert!(out.to_string().contains(&format!("\"{key}\"")), "{key}");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The entry to the tools, above them: the typed methods of [`Session`] and the JSON dispatch
+//! ([`Session::call`]) that every JSON front end (`editref call`, `serve`, the MCP server)
+//! goes through.
+//!
+//! It sits above [`crate::tools`] on purpose. The session keeps state and path rules *below*
+//! the tools, the tools use it, and this layer routes calls into them, so the modules form one
+//! way down — call → tool → session/engine/disk — with no circle. The JSON entry parses into
+//! the typed input (see [`crate::api`]), runs the same typed method and serializes its output,
+//! so both entries take exactly one path through the tools.
+
+use crate::api::{
+    EditInput, EditOutput, MultiEditInput, MultiEditOutput, NotebookEditInput, NotebookEditOutput,
+    ReadInput, ReadOutput, WriteInput, WriteOutput,
+};
+use crate::error::{ToolError, ToolResult};
+use crate::session::Session;
+use crate::tools;
+use serde::Serialize;
+use serde_json::Value;
+
+/// Tool names in the order of the spec, as `call` and the protocols name them.
+pub const TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
+
+impl Session {
+    /// Read (READ-1..7): numbered text lines, media as base64, notebooks as cells. A full Read
+    /// is what allows a later write of the file in this session.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::ReadInput};
+    /// let session = Session::new(Config::new("/repo"));
+    /// let out = session.read(ReadInput::new("src/main.rs"))?;
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn read(&self, input: ReadInput) -> ToolResult<ReadOutput> {
+        tools::read::run(self, input)
+    }
+
+    /// Edit (EDIT-1..7): replaces the one occurrence of `old_string` (or every one with
+    /// `replace_all`), written atomically, or refuses with a coded error and changes nothing.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::{EditInput, ReadInput}};
+    /// let session = Session::new(Config::new("/repo").with_root("/repo"));
+    /// session.read(ReadInput::new("src/main.rs"))?;
+    /// let out = session.edit(EditInput::new("src/main.rs", "let x = 1;", "let x = 2;"))?;
+    /// println!("{} replacement(s)\n{}", out.replacements, out.change.diff());
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn edit(&self, input: EditInput) -> ToolResult<EditOutput> {
+        tools::edit::run(self, input)
+    }
+
+    /// MultiEdit (MULTI-1..5): several edits of one file in order, all written or none.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::{EditSpec, MultiEditInput, ReadInput}};
+    /// let session = Session::new(Config::new("/repo"));
+    /// session.read(ReadInput::new("a.py"))?;
+    /// let out = session.multi_edit(MultiEditInput {
+    ///     file_path: "a.py".into(),
+    ///     edits: vec![
+    ///         EditSpec { old_string: "x = 1".into(), new_string: "x = 2".into(), replace_all: false },
+    ///         EditSpec { old_string: "old".into(), new_string: "new".into(), replace_all: true },
+    ///     ],
+    ///     dry_run: false,
+    /// })?;
+    /// assert_eq!(out.edits.len(), 2);
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn multi_edit(&self, input: MultiEditInput) -> ToolResult<MultiEditOutput> {
+        tools::multi_edit::run(self, input)
+    }
+
+    /// Write (WRITE-1..5): creates a file, or replaces a fully read one, keeping its encoding.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::{WriteInput, WriteKind}};
+    /// let session = Session::new(Config::new("/repo"));
+    /// let out = session.write(WriteInput::new("notes/new.txt", "hello\n"))?;
+    /// assert_eq!(out.kind, WriteKind::Create);
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn write(&self, input: WriteInput) -> ToolResult<WriteOutput> {
+        tools::write::run(self, input)
+    }
+
+    /// NotebookEdit (NOTEBOOK-1..4): replaces, inserts or deletes one cell of a notebook.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::{NotebookEditInput, ReadInput}};
+    /// let session = Session::new(Config::new("/repo"));
+    /// session.read(ReadInput::new("analysis.ipynb"))?;
+    /// session.notebook_edit(NotebookEditInput {
+    ///     notebook_path: "analysis.ipynb".into(),
+    ///     cell_id: Some("cell-2".into()),
+    ///     new_source: Some("print(1)".into()),
+    ///     ..Default::default()
+    /// })?;
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn notebook_edit(&self, input: NotebookEditInput) -> ToolResult<NotebookEditOutput> {
+        tools::notebook::run(self, input)
+    }
+
+    /// Runs one tool call from JSON: `tool` is `Read`, `Edit`, `MultiEdit`, `Write` or
+    /// `NotebookEdit`, `input` its JSON input. The result is the tool's JSON output or a coded
+    /// error. The input is parsed into the tool's typed input and the typed method runs, so
+    /// this is exactly the typed API with JSON at both ends.
+    pub fn call(&self, tool: &str, input: &Value) -> ToolResult<Value> {
+        match tool {
+            "Read" => json(self.read(ReadInput::from_json(input)?)?),
+            "Edit" => json(self.edit(EditInput::from_json(input)?)?),
+            "MultiEdit" => json(self.multi_edit(MultiEditInput::from_json(input)?)?),
+            "Write" => json(self.write(WriteInput::from_json(input)?)?),
+            "NotebookEdit" => json(self.notebook_edit(NotebookEditInput::from_json(input)?)?),
+            other => Err(ToolError::invalid_input(format!(
+                "unknown tool '{other}'. The tools are {}.",
+                TOOLS.join(", ")
+            ))),
+        }
+    }
+}
+
+/// A typed output as JSON. The outputs hold only strings, numbers, lists and maps with string
+/// keys, so serializing them cannot fail; should it ever, the caller gets a coded error, not
+/// a panic.
+fn json<T: Serialize>(output: T) -> ToolResult<Value> {
+    serde_json::to_value(output).map_err(|e| {
+        ToolError::new(
+            crate::error::Code::Io,
+            format!("The result could not be serialized: {e}. The tool did run; read the file to see its state."),
+        )
+    })
+}
