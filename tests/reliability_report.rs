@@ -301,7 +301,7 @@ fn render(r: &Records, run: &Value) -> String {
     );
     let _ = writeln!(
         w,
-        "**Test** (`tests/reliability_faults.rs`), through `editref::disk::FaultFs` behind a \
+        "**Test** (`tests/reliability_faults/`), through `editref::disk::FaultFs` behind a \
          library `Session`, for Edit, MultiEdit, Write (update and create), Edit creating a file \
          and NotebookEdit:\n"
     );
