@@ -11,7 +11,7 @@
 //! - `fs.rs` — the seam every file-system call goes through ([`Fs`], [`RealFs`]);
 //! - `fault.rs` — fault injection through that seam ([`FaultFs`]);
 //! - `path.rs` — normalisation and symlink resolution ([`normalize`], [`real_path`]);
-//! - `load.rs` — reading a file, mapped or in memory ([`load`], [`Loaded`]);
+//! - `load.rs` — reading a file, mapped or in memory ([`load()`], [`Loaded`]);
 //! - `temp.rs` — the temp-file name ([`temp_path`], [`is_temp_name`]);
 //! - `atomic.rs` — the atomic replace ([`atomic_write`], [`WriteRequest`], [`Written`]).
 
