@@ -180,7 +180,7 @@ fn render(r: &Records, run: &Value) -> String {
         w,
         "What editref promises about crashes, faults, concurrent editors and hostile input, how \
          each promise is tested, and the figures of the last run. **This file is generated** by \
-         `scripts/reliability` from the figures the tests in `tests/reliability_*.rs` record; do \
+         `scripts/reliability` from the figures the tests in `tests/reliability_*` record; do \
          not edit it by hand — run the script.\n"
     );
     let _ = writeln!(w, "## Last run\n");
@@ -301,7 +301,7 @@ fn render(r: &Records, run: &Value) -> String {
     );
     let _ = writeln!(
         w,
-        "**Test** (`tests/reliability_faults.rs`), through `editref::disk::FaultFs` behind a \
+        "**Test** (`tests/reliability_faults/`), through `editref::disk::FaultFs` behind a \
          library `Session`, for Edit, MultiEdit, Write (update and create), Edit creating a file \
          and NotebookEdit:\n"
     );
@@ -428,7 +428,7 @@ fn render(r: &Records, run: &Value) -> String {
     );
     let _ = writeln!(
         w,
-        "**Test** (`tests/reliability_paths.rs`). Every tool (Read, Edit, Edit creating, \
+        "**Test** (`tests/reliability_paths/`). Every tool (Read, Edit, Edit creating, \
          MultiEdit, Write, NotebookEdit) is aimed at every hostile path in a sandbox holding a \
          root and an outside directory; after each call the whole sandbox is compared with a \
          snapshot (bytes, modes, inodes, link targets). Special files are driven through \

@@ -1,4 +1,4 @@
-//! Shared support code of the reliability suite (`tests/reliability_*.rs`).
+//! Shared support code of the reliability suite (`tests/reliability_*`).
 //!
 //! - **Counts and sizes** come from the environment so that `cargo test` runs a quick smoke
 //!   version of every suite while `scripts/reliability` runs the CI counts (and larger ones on

@@ -1,0 +1,434 @@
+//! The atomic write (DISK-1, DISK-6, SESSION-3/4): [`atomic_write`] replaces or creates a
+//! file from a [`WriteRequest`].
+//!
+//! One file for the whole sequence, because its order is the guarantee: an exclusive temp file
+//! next to the target, the content written (long chunks directly, short ones gathered), the
+//! mode (and owner where permitted) copied, fsynced; then, under the lock on the loaded inode
+//! and after checking that nobody changed the file or swapped its directory, the rename and
+//! the directory fsync. Every failure before the rename removes the temp file and leaves the
+//! original bytes as they were.
+
+use super::fs::{FileBytes, FileHandle, Fs, Kind, Meta};
+use super::load::{load, Loaded};
+use super::path::real_path;
+use super::temp::temp_path;
+use crate::error::{msg, Code, ToolError};
+use crate::text::Chunk;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The process umask, read without changing it (Linux reports it in /proc).
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
+}
+
+/// What to write and how.
+pub struct WriteRequest<'a, 'c> {
+    /// The final target path (symlinks already followed).
+    pub target: &'a Path,
+    /// The new content, in order.
+    pub chunks: &'a [Chunk<'c>],
+    /// The file as loaded, when replacing an existing file (mode, owner, write-time check).
+    pub existing: Option<&'a Loaded>,
+    /// fsync file and directory (DISK-6).
+    pub fsync: bool,
+}
+
+/// Result of a successful write.
+#[derive(Debug, Clone, Copy)]
+pub struct Written {
+    /// Metadata of the new file (mtime and size for the read state).
+    pub meta: Meta,
+    /// Whether the file and the rename were both fsynced (DISK-6): false when fsync is off, or
+    /// when the directory sync failed after the rename (the new content is in place, but a power
+    /// loss could still undo the rename).
+    pub durable: bool,
+}
+
+fn io_error(what: &str, e: &io::Error) -> ToolError {
+    let code = match e.kind() {
+        io::ErrorKind::PermissionDenied => Code::PermissionDenied,
+        _ => Code::Io,
+    };
+    ToolError::new(
+        code,
+        format!("Could not {what}: {e}. The file was left untouched."),
+    )
+}
+
+fn stale() -> ToolError {
+    ToolError::new(Code::Stale, msg::STALE)
+}
+
+/// DISK-1 / SESSION-3: atomically replaces (or creates) `req.target` with `req.chunks`.
+pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, ToolError> {
+    let dir = req.target.parent().unwrap_or(Path::new("/"));
+    if req.existing.is_none() {
+        fs.create_dir_all(dir)
+            .map_err(|e| io_error("create the parent directory", &e))?;
+    }
+    let (temp, mut file) = create_temp(fs, req.target)?;
+    let cleanup = |fs: &dyn Fs| {
+        let _ = fs.remove_file(&temp);
+    };
+    let prepared = (|| -> Result<Meta, ToolError> {
+        write_chunks(file.as_mut(), req.chunks)
+            .map_err(|e| io_error("write the new content", &e))?;
+        let mode = match req.existing {
+            Some(l) => l.meta.mode,
+            None => 0o666 & !umask(),
+        };
+        file.set_mode(mode)
+            .map_err(|e| io_error("set the file mode", &e))?;
+        if let Some(l) = req.existing {
+            let mine = file
+                .meta()
+                .map_err(|e| io_error("stat the temp file", &e))?;
+            if (mine.uid, mine.gid) != (l.meta.uid, l.meta.gid) {
+                // Owner is kept where permitted; an unprivileged process cannot chown.
+                let _ = file.set_owner(l.meta.uid, l.meta.gid);
+            }
+        }
+        if req.fsync {
+            file.sync()
+                .map_err(|e| io_error("flush the new content", &e))?;
+        }
+        file.meta().map_err(|e| io_error("stat the temp file", &e))
+    })();
+    let meta = match prepared {
+        Ok(m) => m,
+        Err(e) => {
+            drop(file);
+            cleanup(fs);
+            return Err(e);
+        }
+    };
+    drop(file);
+    let committed = match req.existing {
+        Some(loaded) => commit_replace(fs, &temp, req.target, loaded),
+        None => same_directory(fs, dir).and_then(|()| {
+            fs.rename_noreplace(&temp, req.target).map_err(|e| {
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    stale()
+                } else {
+                    io_error("move the new file into place", &e)
+                }
+            })
+        }),
+    };
+    if let Err(e) = committed {
+        cleanup(fs);
+        return Err(e);
+    }
+    // The new content is in place; a failing directory sync only weakens durability, which the
+    // result reports.
+    let durable = req.fsync && fs.sync_dir(dir).is_ok();
+    Ok(Written { meta, durable })
+}
+
+/// Chunks at least this long are written straight from where they are; shorter ones are
+/// gathered first, so that a replace_all with 100,000 hits is not 200,000 write calls.
+const DIRECT_WRITE: usize = 64 * 1024;
+
+/// Writes `chunks` in order: long ones directly, runs of short ones gathered into one write.
+fn write_chunks(file: &mut dyn FileHandle, chunks: &[Chunk<'_>]) -> io::Result<()> {
+    let mut gathered: Vec<u8> = Vec::new();
+    for chunk in chunks {
+        let bytes = chunk.bytes();
+        if bytes.len() >= DIRECT_WRITE {
+            if !gathered.is_empty() {
+                file.write_all(&gathered)?;
+                gathered.clear();
+            }
+            file.write_all(bytes)?;
+        } else {
+            if gathered.len() + bytes.len() > DIRECT_WRITE && !gathered.is_empty() {
+                file.write_all(&gathered)?;
+                gathered.clear();
+            }
+            gathered.extend_from_slice(bytes);
+        }
+    }
+    if !gathered.is_empty() {
+        file.write_all(&gathered)?;
+    }
+    Ok(())
+}
+
+fn create_temp(fs: &dyn Fs, target: &Path) -> Result<(PathBuf, Box<dyn FileHandle>), ToolError> {
+    let mut last = None;
+    for _ in 0..8 {
+        let temp = temp_path(target);
+        match fs.create_exclusive(&temp) {
+            Ok(f) => return Ok((temp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(io_error("create a temporary file next to the target", &e)),
+        }
+    }
+    let e = last.unwrap_or_else(|| io::Error::other("no free temp name"));
+    Err(io_error("create a temporary file next to the target", &e))
+}
+
+/// PATH-2 under a race: `dir` was resolved with every symlink followed, so it must still be
+/// reachable without one. A component swapped for a symlink since (for instance the target's
+/// directory moved out of the root and a link to it left in its place) would make the rename
+/// land outside the directory that was checked, so it is `stale` instead. What remains is the
+/// instant between this check and the rename, which only `renameat` on a directory handle kept
+/// from resolution could close.
+fn same_directory(fs: &dyn Fs, dir: &Path) -> Result<(), ToolError> {
+    match real_path(fs, dir) {
+        Ok((real, true)) if real == dir => Ok(()),
+        Ok(_) => Err(stale()),
+        Err(e) => Err(io_error(
+            "check the directory before replacing the file",
+            &e,
+        )),
+    }
+}
+
+/// Check 2 under the lock, then the rename (SESSION-3, SESSION-4).
+///
+/// The lock is taken on the inode that was loaded. Every editref process that replaces a file
+/// holds the lock on the inode it loaded and first checks that this inode is still the one at the
+/// path, so two of them can never both replace the same version: the second sees a new inode and
+/// reports `stale`.
+fn commit_replace(
+    fs: &dyn Fs,
+    temp: &Path,
+    target: &Path,
+    loaded: &Loaded,
+) -> Result<(), ToolError> {
+    loaded
+        .handle
+        .lock()
+        .map_err(|e| io_error("lock the file", &e))?;
+    let now = match fs.symlink_metadata(target) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(stale()),
+        Err(e) => return Err(io_error("stat the file before replacing it", &e)),
+    };
+    if !now.same_identity(&loaded.meta) || now.kind != Kind::File {
+        return Err(stale());
+    }
+    // A mapped file whose lease is being broken has a writer waiting to change it (held off
+    // by the lease, so size and mtime cannot show it yet). Renaming now would hand that
+    // writer the replaced inode and lose its change; refusing lets it go ahead (D28).
+    if matches!(loaded.bytes, FileBytes::Mapped(_)) && !loaded.handle.content_stable() {
+        return Err(stale());
+    }
+    if now.mtime_ns != loaded.meta.mtime_ns || now.len != loaded.meta.len {
+        let again = load(fs, target, loaded.meta.len.max(now.len)).map_err(|_| stale())?;
+        if again.bytes != loaded.bytes {
+            return Err(stale());
+        }
+    }
+    same_directory(fs, target.parent().unwrap_or(Path::new("/")))?;
+    fs.rename(temp, target)
+        .map_err(|e| io_error("move the new file into place", &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::{is_temp_name, Fault, FaultFs, Op, RealFs, MAP_MIN};
+    use std::sync::Arc;
+
+    fn chunks(s: &str) -> Vec<Chunk<'_>> {
+        vec![Chunk::Original(s.as_bytes())]
+    }
+
+    fn residue(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| is_temp_name(n))
+            .collect()
+    }
+
+    #[test]
+    fn disk_1_replace_keeps_mode_and_leaves_no_temp() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.sh");
+        std::fs::write(&p, "old").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let loaded = load(&RealFs, &p, 1 << 20).unwrap();
+        let c = chunks("new");
+        atomic_write(
+            &RealFs,
+            &WriteRequest {
+                target: &p,
+                chunks: &c,
+                existing: Some(&loaded),
+                fsync: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        assert_eq!(
+            std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o755
+        );
+        assert!(residue(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn disk_1_every_fault_leaves_the_original_and_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        for (op, fault) in [
+            (Op::CreateExclusive, Fault::Errno(libc::EACCES)),
+            (Op::WriteAll, Fault::ShortWrite),
+            (Op::WriteAll, Fault::Errno(libc::ENOSPC)),
+            (Op::Sync, Fault::Errno(libc::EIO)),
+            (Op::SetMode, Fault::Errno(libc::EPERM)),
+            (Op::Lock, Fault::Errno(libc::EIO)),
+            (Op::Rename, Fault::Errno(libc::EXDEV)),
+        ] {
+            std::fs::write(&p, "original").unwrap();
+            let fs = FaultFs::new(Arc::new(RealFs)).fail(op, 1, fault);
+            let loaded = load(&fs, &p, 1 << 20).unwrap();
+            let c = chunks("replacement text");
+            let err = atomic_write(
+                &fs,
+                &WriteRequest {
+                    target: &p,
+                    chunks: &c,
+                    existing: Some(&loaded),
+                    fsync: true,
+                },
+            )
+            .unwrap_err();
+            assert!(
+                matches!(err.code, Code::Io | Code::PermissionDenied),
+                "{op:?}"
+            );
+            assert_eq!(std::fs::read(&p).unwrap(), b"original", "{op:?}");
+            assert!(residue(dir.path()).is_empty(), "{op:?}");
+        }
+    }
+
+    #[test]
+    fn session_3_change_between_load_and_rename_is_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        std::fs::write(&p, "original").unwrap();
+        let p2 = p.clone();
+        let fs = FaultFs::new(Arc::new(RealFs)).with_hook(move |op, _| {
+            if op == Op::Lock {
+                std::fs::write(&p2, "someone else").unwrap();
+            }
+        });
+        let loaded = load(&fs, &p, 1 << 20).unwrap();
+        let c = chunks("mine");
+        let err = atomic_write(
+            &fs,
+            &WriteRequest {
+                target: &p,
+                chunks: &c,
+                existing: Some(&loaded),
+                fsync: false,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code, Code::Stale);
+        assert_eq!(std::fs::read(&p).unwrap(), b"someone else");
+        assert!(residue(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn disk_1_many_small_chunks_are_written_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        let big = vec![b'x'; DIRECT_WRITE + 5];
+        let mut chunks = vec![Chunk::Original(b"head ")];
+        let mut expected = b"head ".to_vec();
+        for i in 0..20_000u32 {
+            let bytes = format!("{i},").into_bytes();
+            expected.extend_from_slice(&bytes);
+            chunks.push(Chunk::New(bytes));
+            if i == 10_000 {
+                expected.extend_from_slice(&big);
+                chunks.push(Chunk::Original(&big));
+            }
+        }
+        atomic_write(
+            &RealFs,
+            &WriteRequest {
+                target: &p,
+                chunks: &chunks,
+                existing: None,
+                fsync: false,
+            },
+        )
+        .unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), expected);
+        assert!(residue(dir.path()).is_empty());
+    }
+
+    /// DISK-1 with mapped input, and D28: a writer that asks while the file is mapped is
+    /// held off, and the edit then refuses (stale) rather than rename over the file that
+    /// writer is about to change.
+    #[test]
+    fn large_files_load_exactly_and_a_mapping_holds_writers_off() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.txt");
+        let content: Vec<u8> = (0..MAP_MIN as usize + 12_345)
+            .map(|i| b"abcdefghij\n"[i % 11])
+            .collect();
+        std::fs::write(&p, &content).unwrap();
+        let writer = || {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&p)
+        };
+        let replace = |loaded: &Loaded| {
+            let chunks = [
+                Chunk::Original(&loaded.bytes[..10]),
+                Chunk::New(b"XYZ".to_vec()),
+                Chunk::Original(&loaded.bytes[10..]),
+            ];
+            atomic_write(
+                &RealFs,
+                &WriteRequest {
+                    target: &p,
+                    chunks: &chunks,
+                    existing: Some(loaded),
+                    fsync: false,
+                },
+            )
+        };
+        // A replace from the mapped bytes writes them exactly.
+        let loaded = load(&RealFs, &p, 1 << 30).unwrap();
+        assert_eq!(&*loaded.bytes, &content[..]);
+        replace(&loaded).unwrap();
+        let mut expected = content[..10].to_vec();
+        expected.extend_from_slice(b"XYZ");
+        expected.extend_from_slice(&content[10..]);
+        assert_eq!(std::fs::read(&p).unwrap(), expected);
+        drop(loaded);
+        // A writer arriving while the new file is mapped: held off, and the edit gives way.
+        let loaded = load(&RealFs, &p, 1 << 30).unwrap();
+        if matches!(loaded.bytes, FileBytes::Mapped(_)) {
+            assert!(loaded.handle.content_stable());
+            let err = writer().unwrap_err();
+            assert_eq!(err.raw_os_error(), Some(libc::EWOULDBLOCK));
+            assert!(!loaded.handle.content_stable());
+            let err = replace(&loaded).unwrap_err();
+            assert_eq!(err.code, Code::Stale);
+            assert_eq!(std::fs::read(&p).unwrap(), expected);
+        }
+        drop(loaded);
+        assert!(writer().is_ok(), "the lease ends with the load");
+        assert!(residue(dir.path()).is_empty());
+    }
+}

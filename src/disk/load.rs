@@ -1,0 +1,67 @@
+//! Loading a file: [`load`] opens it without blocking on special files, checks that it is a
+//! regular file within the size cap, and maps it or reads it into memory ([`FileBytes`]).
+//!
+//! The open handle stays inside [`Loaded`], next to the bytes, because the write needs it
+//! later: the write-time lock is taken on the inode that was loaded, and a mapping's lease
+//! (which holds other writers off) lives as long as that handle.
+
+use super::fs::{FileBytes, FileHandle, Fs, Kind, Meta};
+use std::io;
+use std::path::Path;
+
+/// A file read from disk, with the open handle kept for the write-time lock.
+pub struct Loaded {
+    /// The file's bytes (mapped for large files; declared before `handle`, so that a mapping
+    /// is dropped before the handle that holds its lease).
+    pub bytes: FileBytes,
+    /// `fstat` of the handle the bytes came from.
+    pub meta: Meta,
+    pub(super) handle: Box<dyn FileHandle>,
+}
+
+impl std::fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Loaded")
+            .field("len", &self.bytes.len())
+            .field("meta", &self.meta)
+            .finish()
+    }
+}
+
+/// Why a load failed.
+#[derive(Debug)]
+pub enum LoadError {
+    /// Not a regular file (after opening; a swap since the first look also lands here).
+    NotRegular(Kind),
+    /// Larger than the cap.
+    TooLarge(u64),
+    /// Any OS error.
+    Io(io::Error),
+}
+
+/// Opens and reads a regular file of at most `cap` bytes, never blocking on special files.
+pub fn load(fs: &dyn Fs, path: &Path, cap: u64) -> Result<Loaded, LoadError> {
+    let mut handle = fs.open_read(path).map_err(LoadError::Io)?;
+    let meta = handle.meta().map_err(LoadError::Io)?;
+    if meta.kind != Kind::File {
+        return Err(LoadError::NotRegular(meta.kind));
+    }
+    if meta.len > cap {
+        return Err(LoadError::TooLarge(meta.len));
+    }
+    let bytes = match handle.map_all(cap).map_err(LoadError::Io)? {
+        Some(mapped) => mapped,
+        None => FileBytes::Owned(handle.read_all(cap).map_err(|e| {
+            if e.kind() == io::ErrorKind::FileTooLarge {
+                LoadError::TooLarge(cap + 1)
+            } else {
+                LoadError::Io(e)
+            }
+        })?),
+    };
+    Ok(Loaded {
+        bytes,
+        meta,
+        handle,
+    })
+}

@@ -1,0 +1,105 @@
+//! Paths before any file is touched: lexical normalisation ([`normalize`]) and symlink
+//! resolution that also works for files that do not exist yet ([`real_path`]).
+//!
+//! Kept apart from loading and writing because both the session's root confinement (PATH-2)
+//! and the atomic write's last check of the target's directory rely on the same resolution.
+
+use super::fs::{Fs, Kind};
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+/// Lexical normalisation: removes `.` and resolves `..` against earlier components (never above
+/// the root). The path must be absolute.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(name) => out.push(name),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    out
+}
+
+/// Follows every symlink in `path` (absolute, normalised), like `realpath`, but also for paths
+/// whose final components do not exist yet. Returns the final path and whether it exists.
+pub fn real_path(fs: &dyn Fs, path: &Path) -> io::Result<(PathBuf, bool)> {
+    let mut resolved = PathBuf::from("/");
+    let mut pending: std::collections::VecDeque<std::ffi::OsString> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_os_string()),
+            Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect();
+    let mut links = 0;
+    while let Some(name) = pending.pop_front() {
+        if name == ".." {
+            resolved.pop();
+            continue;
+        }
+        if name == "." {
+            continue;
+        }
+        let candidate = resolved.join(&name);
+        match fs.symlink_metadata(&candidate) {
+            Ok(m) if m.kind == Kind::Symlink => {
+                links += 1;
+                if links > 40 {
+                    return Err(io::Error::from_raw_os_error(libc::ELOOP));
+                }
+                let target = fs.read_link(&candidate)?;
+                if target.is_absolute() {
+                    resolved = PathBuf::from("/");
+                }
+                let mut parts: Vec<std::ffi::OsString> = target
+                    .components()
+                    .filter_map(|c| match c {
+                        Component::Normal(n) => Some(n.to_os_string()),
+                        Component::ParentDir => Some("..".into()),
+                        _ => None,
+                    })
+                    .collect();
+                while let Some(p) = parts.pop() {
+                    pending.push_front(p);
+                }
+            }
+            Ok(_) => resolved = candidate,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                resolved = candidate;
+                for rest in pending {
+                    if rest == ".." {
+                        resolved.pop();
+                    } else {
+                        resolved.push(rest);
+                    }
+                }
+                return Ok((resolved, false));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((resolved, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::RealFs;
+
+    #[test]
+    fn real_path_follows_links_even_for_missing_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink("real", dir.path().join("link")).unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        let (p, exists) = real_path(&RealFs, &base.join("link/new.txt")).unwrap();
+        assert_eq!(p, base.join("real/new.txt"));
+        assert!(!exists);
+    }
+}

@@ -1,0 +1,169 @@
+//! EDIT-1..7 (SPEC §4, Edit): the order of checks, deleting lines, results, structuredPatch, dry
+//! runs.
+//!
+//! One module per rule family, so that a failing test is found by its rule ID; the sandbox and
+//! the assertions every family shares are in `main.rs`.
+
+use crate::sb;
+use editref::Code;
+use serde_json::json;
+use std::os::unix::fs::PermissionsExt;
+
+#[test]
+fn edit_1_validation_order() {
+    let t = sb();
+    // schema first
+    t.put("f.txt", b"a\n");
+    t.refused(
+        "f.txt",
+        Code::InvalidInput,
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": 1, "new_string": "b"}),
+    );
+    t.refused(
+        "f.txt",
+        Code::InvalidInput,
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": "a", "new_string": "b", "extra": 1}),
+    );
+    // no_change before path rules
+    let e = t
+        .call(
+            "Edit",
+            json!({"file_path": "", "old_string": "a", "new_string": "a"}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, Code::NoChange);
+    // missing file
+    let e = t
+        .call(
+            "Edit",
+            json!({"file_path": "nope.txt", "old_string": "a", "new_string": "b"}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, Code::FileNotFound);
+    // not read
+    t.refused(
+        "f.txt",
+        Code::NotRead,
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": "a", "new_string": "b"}),
+    );
+    // empty old_string on a non-blank file
+    t.read("f.txt");
+    t.refused(
+        "f.txt",
+        Code::FileExists,
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": "", "new_string": "b"}),
+    );
+    // create with parents
+    t.call(
+        "Edit",
+        json!({"file_path": "new/dir/g.txt", "old_string": "", "new_string": "hi\n"}),
+    )
+    .unwrap();
+    assert_eq!(t.get("new/dir/g.txt"), b"hi\n");
+    // a blank file takes new_string as its content
+    t.put("blank.txt", b"  \n");
+    t.read("blank.txt");
+    t.call(
+        "Edit",
+        json!({"file_path": "blank.txt", "old_string": "", "new_string": "full"}),
+    )
+    .unwrap();
+    assert_eq!(t.get("blank.txt"), b"full");
+    // directory and notebook
+    std::fs::create_dir(t.p("d")).unwrap();
+    let e = t
+        .call(
+            "Edit",
+            json!({"file_path": "d", "old_string": "a", "new_string": "b"}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, Code::IsDirectory);
+    t.put("n.ipynb", b"{}");
+    t.refused(
+        "n.ipynb",
+        Code::UseNotebookEdit,
+        "Edit",
+        json!({"file_path": "n.ipynb", "old_string": "{", "new_string": "["}),
+    );
+}
+
+#[test]
+fn edit_2_deleting_takes_the_line_break() {
+    let t = sb();
+    assert_eq!(t.edited(b"a\nfoo\nb\n", "foo", ""), b"a\nb\n");
+    let t = sb();
+    assert_eq!(t.edited(b"a\r\nfoo\r\nb\r\n", "foo", ""), b"a\r\nb\r\n");
+}
+
+#[test]
+fn edit_3_write_rechecks_and_replaces_atomically() {
+    let t = sb();
+    assert_eq!(t.edited(b"one two\n", "two", "2"), b"one 2\n");
+}
+
+#[test]
+fn edit_4_second_edit_needs_no_reread() {
+    let t = sb();
+    t.put("f.txt", b"a b\n");
+    t.read("f.txt");
+    t.edit("f.txt", "a", "x").unwrap();
+    t.edit("f.txt", "b", "y").unwrap();
+    assert_eq!(t.get("f.txt"), b"x y\n");
+}
+
+#[test]
+fn edit_5_result_fields() {
+    let t = sb();
+    t.put("f.txt", "“q”\n".as_bytes());
+    t.read("f.txt");
+    let out = t.edit("f.txt", "\"q\"", "\"r\"").unwrap();
+    assert_eq!(out["oldString"], "“q”");
+    assert_eq!(out["newString"], "“r”");
+    assert_eq!(out["replacements"], 1);
+    assert_eq!(out["replaceAll"], false);
+    assert_eq!(out["userModified"], false);
+    assert_eq!(out["repairs"], json!([]));
+    assert!(out["diff"].as_str().unwrap().contains("+“r”"));
+}
+
+#[test]
+fn edit_6_structured_patch_shape() {
+    let t = sb();
+    t.put("f.txt", b"1\n2\n3\n4\n5\n");
+    t.read("f.txt");
+    let out = t.edit("f.txt", "3", "three").unwrap();
+    assert_eq!(
+        out["structuredPatch"],
+        json!([{"oldStart": 1, "oldLines": 5, "newStart": 1, "newLines": 5,
+                "lines": [" 1", " 2", "-3", "+three", " 4", " 5"]}])
+    );
+    assert_eq!(t.get("f.txt"), b"1\n2\nthree\n4\n5\n");
+}
+
+#[test]
+fn edit_7_dry_run_writes_nothing() {
+    let t = sb();
+    t.put("f.txt", b"a\n");
+    t.read("f.txt");
+    let out = t
+        .call(
+            "Edit",
+            json!({"file_path": "f.txt", "old_string": "a", "new_string": "b", "dry_run": true}),
+        )
+        .unwrap();
+    assert_eq!(out["dryRun"], true);
+    assert_eq!(t.get("f.txt"), b"a\n");
+    t.assert_no_residue();
+    // Metadata checks still run under dry_run.
+    std::fs::set_permissions(t.p("f.txt"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    t.refused(
+        "f.txt",
+        Code::PermissionDenied,
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": "a", "new_string": "b", "dry_run": true}),
+    );
+}

@@ -1,0 +1,101 @@
+//! One or more tests per rule ID of SPEC.md, through the public `Session` API on real files.
+//! Every test that edits checks the exact bytes on disk; every refusal checks that the file is
+//! byte-identical and that no temp file was left behind.
+//!
+//! One test binary, one module per rule family (`text.rs` for TEXT-*, `matching.rs` for
+//! MATCH-*, …); this file holds the sandbox ([`Sb`]) and the checks they all share.
+
+use editref::disk::is_temp_name;
+use editref::{Code, Config, Session};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+mod disk;
+mod edit;
+mod matching;
+mod multi_edit;
+mod notebook;
+mod path;
+mod read;
+mod repair;
+mod session;
+mod text;
+mod write;
+
+struct Sb {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    s: Session,
+}
+
+fn sb() -> Sb {
+    sb_with(|c| c)
+}
+
+fn sb_with(f: impl FnOnce(Config) -> Config) -> Sb {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let s = Session::new(f(Config::new(&root).with_root(&root)));
+    Sb { _dir: dir, root, s }
+}
+
+impl Sb {
+    fn p(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+    fn put(&self, name: &str, bytes: &[u8]) {
+        let p = self.p(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    fn get(&self, name: &str) -> Vec<u8> {
+        std::fs::read(self.p(name)).unwrap()
+    }
+    fn call(&self, tool: &str, input: Value) -> Result<Value, editref::ToolError> {
+        self.s.call(tool, &input)
+    }
+    fn read(&self, name: &str) -> Value {
+        self.call("Read", json!({"file_path": name})).unwrap()
+    }
+    fn edit(&self, name: &str, old: &str, new: &str) -> Result<Value, editref::ToolError> {
+        self.call(
+            "Edit",
+            json!({"file_path": name, "old_string": old, "new_string": new}),
+        )
+    }
+    /// Reads, edits and returns the bytes on disk.
+    fn edited(&self, bytes: &[u8], old: &str, new: &str) -> Vec<u8> {
+        self.put("f.txt", bytes);
+        self.read("f.txt");
+        self.edit("f.txt", old, new).unwrap();
+        self.assert_no_residue();
+        self.get("f.txt")
+    }
+    fn assert_no_residue(&self) {
+        fn walk(dir: &Path) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let e = e.unwrap();
+                let name = e.file_name().to_string_lossy().into_owned();
+                assert!(!is_temp_name(&name), "temp residue: {name}");
+                if e.file_type().unwrap().is_dir() {
+                    walk(&e.path());
+                }
+            }
+        }
+        walk(&self.root);
+    }
+    /// Asserts a refusal with `code` that leaves `name` byte-identical and no residue.
+    fn refused(&self, name: &str, code: Code, tool: &str, input: Value) -> editref::ToolError {
+        let before = std::fs::read(self.p(name)).ok();
+        let err = self.call(tool, input).expect_err("must be refused");
+        assert_eq!(err.code, code, "{}", err.message);
+        assert_eq!(
+            std::fs::read(self.p(name)).ok(),
+            before,
+            "file changed on refusal"
+        );
+        self.assert_no_residue();
+        err
+    }
+}

@@ -1,0 +1,100 @@
+//! MULTI-1..5 (SPEC §5, MultiEdit): edits in sequence, conflicts, all or nothing, creating, one
+//! write and one patch.
+//!
+//! One module per rule family, so that a failing test is found by its rule ID; the sandbox and
+//! the assertions every family shares are in `main.rs`.
+
+use crate::{sb, Sb};
+use editref::Code;
+use serde_json::{json, Value};
+
+fn multi(t: &Sb, edits: Value) -> Result<Value, editref::ToolError> {
+    t.call("MultiEdit", json!({"file_path": "f.txt", "edits": edits}))
+}
+
+#[test]
+fn multi_1_sequential() {
+    let t = sb();
+    t.put("f.txt", b"a\n");
+    t.read("f.txt");
+    multi(
+        &t,
+        json!([{"old_string": "a", "new_string": "b c"}, {"old_string": "b c", "new_string": "d"}]),
+    )
+    .map(|_| ())
+    .expect_err("b c is inside an earlier new_string (MULTI-2)");
+    multi(
+        &t,
+        json!([{"old_string": "a", "new_string": "b"}, {"old_string": "b\n", "new_string": "c\n"}]),
+    )
+    .expect_err("also a conflict");
+    t.put("f.txt", b"one two\n");
+    t.read("f.txt");
+    // Edit 1 sees edit 0's result ("1 two"); its old_string is not inside "1", so no conflict.
+    multi(&t, json!([{"old_string": "one", "new_string": "1"}, {"old_string": "1 two", "new_string": "x"}])).unwrap();
+    assert_eq!(t.get("f.txt"), b"x\n");
+    multi(&t, json!([{"old_string": "x", "new_string": "1 2"}, {"old_string": "\n", "new_string": "!\n"}])).unwrap();
+    assert_eq!(t.get("f.txt"), b"1 2!\n");
+}
+
+#[test]
+fn multi_2_conflict_has_edit_index() {
+    let t = sb();
+    t.put("f.txt", b"a\n");
+    t.read("f.txt");
+    let before = t.get("f.txt");
+    let e = multi(
+        &t,
+        json!([{"old_string": "a", "new_string": "xyz"}, {"old_string": "y", "new_string": "q"}]),
+    )
+    .unwrap_err();
+    assert_eq!(e.code, Code::EditConflict);
+    assert_eq!(e.fields["edit_index"], 1);
+    assert_eq!(t.get("f.txt"), before);
+}
+
+#[test]
+fn multi_3_all_or_nothing() {
+    let t = sb();
+    t.put("f.txt", b"a b\n");
+    t.read("f.txt");
+    let e = multi(
+        &t,
+        json!([{"old_string": "a", "new_string": "x"}, {"old_string": "zz", "new_string": "y"}]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.code, e.fields["edit_index"].clone()),
+        (Code::NotFound, json!(1))
+    );
+    assert_eq!(t.get("f.txt"), b"a b\n");
+    t.assert_no_residue();
+}
+
+#[test]
+fn multi_4_create_then_edit() {
+    let t = sb();
+    t.call(
+        "MultiEdit",
+        json!({"file_path": "new.txt", "edits": [
+        {"old_string": "", "new_string": "hello world\n"},
+        {"old_string": "world", "new_string": "there"}]}),
+    )
+    .unwrap();
+    assert_eq!(t.get("new.txt"), b"hello there\n");
+}
+
+#[test]
+fn multi_5_one_write_one_patch() {
+    let t = sb();
+    t.put("f.txt", b"a\nb\n");
+    t.read("f.txt");
+    let out = multi(
+        &t,
+        json!([{"old_string": "a", "new_string": "A"}, {"old_string": "b", "new_string": "B"}]),
+    )
+    .unwrap();
+    assert_eq!(out["edits"].as_array().unwrap().len(), 2);
+    assert_eq!(out["structuredPatch"].as_array().unwrap().len(), 1);
+    assert_eq!(t.get("f.txt"), b"A\nB\n");
+}

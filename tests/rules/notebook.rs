@@ -1,0 +1,118 @@
+//! NOTEBOOK-1..5 (SPEC §8, NotebookEdit): the order of refusals, finding cells, the edit modes,
+//! byte-identical output, the source form.
+//!
+//! One module per rule family, so that a failing test is found by its rule ID; the sandbox and
+//! the assertions every family shares are in `main.rs`.
+
+use crate::{sb, Sb};
+use editref::{Code, Config, Session};
+use serde_json::{json, Value};
+
+const NB: &str = "{\n \"cells\": [\n  {\n   \"cell_type\": \"code\",\n   \"execution_count\": 3,\n   \"id\": \"c1\",\n   \"metadata\": {},\n   \"outputs\": [\n    {\n     \"name\": \"stdout\",\n     \"output_type\": \"stream\",\n     \"text\": [\n      \"1\\n\"\n     ]\n    }\n   ],\n   \"source\": [\n    \"print(1)\\n\",\n    \"x = 'é'\"\n   ]\n  },\n  {\n   \"cell_type\": \"markdown\",\n   \"id\": \"m1\",\n   \"metadata\": {},\n   \"source\": [\n    \"# Title\"\n   ]\n  }\n ],\n \"metadata\": {\n  \"language_info\": {\n   \"name\": \"python\"\n  }\n },\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n";
+
+fn nb_edit(t: &Sb, input: Value) -> Result<Value, editref::ToolError> {
+    let mut input = input;
+    input["notebook_path"] = json!("n.ipynb");
+    t.call("NotebookEdit", input)
+}
+
+#[test]
+fn notebook_1_order_of_refusals() {
+    let t = sb();
+    t.put("n.txt", b"x");
+    let e = t
+        .call(
+            "NotebookEdit",
+            json!({"notebook_path": "n.txt", "cell_id": "a", "new_source": "x"}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, Code::NotNotebook);
+    t.put("n.ipynb", NB.as_bytes());
+    t.refused("n.ipynb", Code::InvalidInput, "NotebookEdit", json!({"notebook_path": "n.ipynb", "cell_id": "c1", "new_source": "x", "edit_mode": "bogus"}));
+    t.refused(
+        "n.ipynb",
+        Code::InvalidInput,
+        "NotebookEdit",
+        json!({"notebook_path": "n.ipynb", "new_source": "x", "edit_mode": "insert"}),
+    );
+    t.refused(
+        "n.ipynb",
+        Code::NotRead,
+        "NotebookEdit",
+        json!({"notebook_path": "n.ipynb", "cell_id": "c1", "new_source": "x"}),
+    );
+    t.read("n.ipynb");
+    t.refused(
+        "n.ipynb",
+        Code::CellNotFound,
+        "NotebookEdit",
+        json!({"notebook_path": "n.ipynb", "cell_id": "nope", "new_source": "x"}),
+    );
+    t.put("bad.ipynb", b"{not json");
+    t.s.call("Read", &json!({"file_path": "bad.ipynb"}))
+        .unwrap_err();
+    let one = Session::new(Config::new(&t.root).one_shot());
+    let e = one
+        .call(
+            "NotebookEdit",
+            &json!({"notebook_path": "bad.ipynb", "cell_id": "c1", "new_source": "x"}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, Code::InvalidNotebook);
+    assert_eq!(t.get("bad.ipynb"), b"{not json");
+}
+
+#[test]
+fn notebook_2_lookup_by_id_then_index() {
+    let t = sb();
+    t.put("n.ipynb", NB.as_bytes());
+    t.read("n.ipynb");
+    nb_edit(&t, json!({"cell_id": "cell-1", "new_source": "# New"})).unwrap();
+    let after = String::from_utf8(t.get("n.ipynb")).unwrap();
+    assert_eq!(after, NB.replace("\"# Title\"", "\"# New\""));
+}
+
+#[test]
+fn notebook_3_replace_clears_outputs_and_delete_removes() {
+    let t = sb();
+    t.put("n.ipynb", NB.as_bytes());
+    t.read("n.ipynb");
+    nb_edit(&t, json!({"cell_id": "c1", "new_source": "y = 2\nz = 3"})).unwrap();
+    let expected = NB
+        .replace("\"execution_count\": 3", "\"execution_count\": null")
+        .replace("\"outputs\": [\n    {\n     \"name\": \"stdout\",\n     \"output_type\": \"stream\",\n     \"text\": [\n      \"1\\n\"\n     ]\n    }\n   ]", "\"outputs\": []")
+        .replace("\"print(1)\\n\",\n    \"x = 'é'\"", "\"y = 2\\n\",\n    \"z = 3\"");
+    assert_eq!(String::from_utf8(t.get("n.ipynb")).unwrap(), expected);
+    nb_edit(&t, json!({"cell_id": "m1", "edit_mode": "delete"})).unwrap();
+    let nb: Value = serde_json::from_slice(&t.get("n.ipynb")).unwrap();
+    assert_eq!(nb["cells"].as_array().unwrap().len(), 1);
+    nb_edit(
+        &t,
+        json!({"edit_mode": "insert", "cell_type": "markdown", "new_source": "top"}),
+    )
+    .unwrap();
+    let nb: Value = serde_json::from_slice(&t.get("n.ipynb")).unwrap();
+    assert_eq!(nb["cells"][0]["source"], json!(["top"]));
+    assert_eq!(
+        nb["cells"][0]["id"].as_str().unwrap().len(),
+        8,
+        "nbformat 4.5 gets ids"
+    );
+}
+
+#[test]
+fn notebook_4_unchanged_notebook_is_byte_identical() {
+    let nb = editref::tools::notebook::parse(NB).unwrap();
+    assert_eq!(editref::tools::notebook::serialize(&nb, 1, true), NB);
+}
+
+#[test]
+fn notebook_5_source_form_and_read_state() {
+    let t = sb();
+    t.put("n.ipynb", NB.as_bytes());
+    t.read("n.ipynb");
+    nb_edit(&t, json!({"cell_id": "m1", "new_source": "a\nb\n"})).unwrap();
+    nb_edit(&t, json!({"cell_id": "m1", "new_source": "c"})).expect("no re-read needed");
+    let nb: Value = serde_json::from_slice(&t.get("n.ipynb")).unwrap();
+    assert_eq!(nb["cells"][1]["source"], json!(["c"]));
+}
