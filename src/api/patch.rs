@@ -5,7 +5,7 @@
 //! a caller that shows the diff (the human CLI) never pays for one JSON string per diff line,
 //! which for a replace_all of 100,000 hits costs more than the edit.
 
-use crate::patch::Patch;
+use crate::patch::{Hunk, Patch};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -43,22 +43,13 @@ impl JsonSchema for StructuredPatch {
         "StructuredPatch".into()
     }
 
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "Hunks of the change: line numbers are 1-based; each line starts with ' ' (context), '-' (removed) or '+' (added).",
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "oldStart": {"type": "integer", "minimum": 0},
-                    "oldLines": {"type": "integer", "minimum": 0},
-                    "newStart": {"type": "integer", "minimum": 0},
-                    "newLines": {"type": "integer", "minimum": 0},
-                    "lines": {"type": "array", "items": {"type": "string"}}
-                },
-                "required": ["oldStart", "oldLines", "newStart", "newLines", "lines"]
-            }
-        })
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = generator.subschema_for::<Vec<Hunk>>();
+        schema.insert(
+            "description".into(),
+            "Hunks of the change: line numbers are 1-based; each line starts with ' ' (context), '-' (removed) or '+' (added).".into(),
+        );
+        schema
     }
 }
 

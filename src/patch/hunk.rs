@@ -12,7 +12,7 @@ use crate::text::Replacement;
 use serde::{Deserialize, Serialize};
 
 /// One hunk, in the shape agents already know (field names as Claude Code's results).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Hunk {
     /// 1-based first old line.
