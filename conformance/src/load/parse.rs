@@ -4,8 +4,7 @@
 //! This is the entry point of loading and the only place that knows the order of the work:
 //! the file must be UTF-8, then it must parse into the raw shapes, then every part is validated
 //! by the module that owns its rules (file forms, steps, expectations) while the errors of all
-//! parts are collected, so one run over a broken file reports every problem in it, not only the
-//! first.
+//! parts are collected, so a file with several semantic problems has them all reported at once.
 
 use super::error::{yaml_error, Errors, LoadError};
 use super::expect::expect_file;

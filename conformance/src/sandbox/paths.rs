@@ -2,8 +2,8 @@
 //!
 //! This mapping is the harness's safety boundary — every path a case names passes through
 //! [`root_relative`] before anything is created, changed or removed, and it refuses whatever
-//! would reach outside the directory the harness made. The loader uses the same function to
-//! reject such paths early, so a case that loads can never point the harness elsewhere.
+//! would reach outside the directory the harness made. The loader rejects such paths with the
+//! same function, so they are caught when a case is loaded rather than when it runs.
 
 use std::path::{Component, Path, PathBuf};
 
