@@ -5,16 +5,25 @@
 //! The pieces, in the order a case flows through them:
 //!
 //! - [`load`] parses case files (panic-free YAML, unknown keys refused, every error located by
-//!   file, line and field) into the checked types of [`case`];
+//!   file, line and field) into the checked types of [`case`]: the raw schema, file forms,
+//!   steps and actions, expectations and located errors each have a file, and the corpus comes
+//!   from a directory ([`load::load_dir`]) or from the binary ([`load::load_embedded`]);
 //! - [`sandbox`] builds each case's file tree byte-exactly in a fresh directory, performs the
-//!   harness actions (modify, touch, chmod, remove) and tracks what every entry should be;
+//!   harness actions (modify, touch, chmod, remove), keeps what every entry should be and
+//!   observes what it is;
 //! - [`adapter`] is the implementation under test as a trait — [`subprocess`] for any program
 //!   speaking the protocol, [`adapter::Builtin`] for editref's own library in process;
 //! - [`check`] judges replies (subset match) and the final tree (expectations, unlisted files,
 //!   residue);
 //! - [`run`] runs a case and turns results into statuses, expectations (xfail/xpass), exit
 //!   codes and certification;
-//! - [`report`], [`manifest`] and [`matrix`] write what a run found; [`cli`] is the command line.
+//! - [`report`] writes what a run found (JSON, JUnit XML, TAP, a Markdown summary),
+//!   [`manifest`] pins the corpus a run used and [`matrix`] sets several runs side by side;
+//!   [`cli`] is the command line: the run command and the `manifest` and `matrix` subcommands.
+//!
+//! Each module holds one concern, and the larger ones are directories of files holding one
+//! part each. A directory module re-exports its public items from its root, so a path such as
+//! `load::parse_case` or `run::run_case` does not depend on the file that holds the item.
 
 pub mod adapter;
 pub mod case;

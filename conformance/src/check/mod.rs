@@ -1,0 +1,35 @@
+//! Judging: a call's reply against its `expect`, and the final tree against `expect_files`, the
+//! harness-known state and the residue rule.
+//!
+//! Every check returns a [`Failure`] that says what was expected next to what happened, in a
+//! form a person can read in a report: JSON values for replies, escaped text plus hex for bytes,
+//! and a short line diff when both sides are text.
+//!
+//! The checks are split by what they judge, since each has rules of its own: `reply` holds the
+//! subset rule for replies, `tree` the walk over the final tree and the residue rule, `entry`
+//! the checks of one file, and `evidence` how bytes and entries are shown, which all of them
+//! share. The public items are re-exported here.
+
+mod entry;
+mod evidence;
+mod reply;
+mod tree;
+
+pub use evidence::{bytes_json, escape_bytes, short_diff};
+pub use reply::{check_call, expect_json, json_eq, subset, Mismatch};
+pub use tree::check_tree;
+
+use serde_json::Value;
+
+/// Why a case did not pass, with the evidence.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Failure {
+    /// One line for summaries.
+    pub reason: String,
+    /// What the case required (a JSON value; bytes as `{len, text, hex}`).
+    pub expected: Option<Value>,
+    /// What happened, in the same shape.
+    pub actual: Option<Value>,
+    /// A short unified diff of the two texts, when both are text.
+    pub diff: Option<String>,
+}

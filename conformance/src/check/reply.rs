@@ -1,0 +1,244 @@
+//! Judging a reply: a call's result against the `expect` of its step, by the corpus's subset
+//! rule.
+//!
+//! A case lists only the parts of a reply that the spec fixes, so an implementation may add
+//! fields of its own; the subset rule ([`subset`]) says how far that freedom goes (extra object
+//! keys yes, partial arrays no, numbers by value). It is a rule of the corpus, not of JSON,
+//! which is why it lives apart from the file checks and is tested on its own.
+
+use super::Failure;
+use crate::adapter::Reply;
+use crate::case::Expect;
+use serde_json::{json, Map, Value};
+
+/// Scalar equality as the corpus means it: numbers by value (`1` equals `1.0`), everything else
+/// by JSON equality, arrays element by element, objects key by key.
+pub fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            if x == y {
+                return true;
+            }
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(i), Some(j), _, _) => i == j,
+                (_, _, Some(i), Some(j)) => i == j,
+                _ => matches!((x.as_f64(), y.as_f64()), (Some(f), Some(g)) if f == g),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// One place where an actual value does not contain the expected one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// Dotted path from the compared root (`file.numLines`, `edits`).
+    pub path: String,
+    /// The expected value there.
+    pub expected: Value,
+    /// The actual value there, `None` when the key is missing.
+    pub actual: Option<Value>,
+}
+
+/// The corpus's subset rule: objects match when every listed key matches recursively (extra
+/// keys are fine); arrays must be equal as a whole; scalars must be equal. Returns every
+/// mismatch (empty when `actual` contains `expected`).
+pub fn subset(expected: &Value, actual: &Value) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    subset_at(expected, actual, String::new(), &mut out);
+    out
+}
+
+/// [`subset`] below `path`, collecting into `out`.
+fn subset_at(expected: &Value, actual: &Value, path: String, out: &mut Vec<Mismatch>) {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => {
+            for (k, ev) in e {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match a.get(k) {
+                    Some(av) => subset_at(ev, av, p, out),
+                    None => out.push(Mismatch {
+                        path: p,
+                        expected: ev.clone(),
+                        actual: None,
+                    }),
+                }
+            }
+        }
+        _ if json_eq(expected, actual) => {}
+        _ => out.push(Mismatch {
+            path: if path.is_empty() { ".".into() } else { path },
+            expected: expected.clone(),
+            actual: Some(actual.clone()),
+        }),
+    }
+}
+
+/// One mismatch as a line of a reason, values cut at 80 characters.
+fn describe(m: &Mismatch) -> String {
+    let short = |v: &Value| {
+        let s = v.to_string();
+        if s.chars().count() > 80 {
+            format!("{}…", s.chars().take(80).collect::<String>())
+        } else {
+            s
+        }
+    };
+    match &m.actual {
+        Some(a) => format!(
+            "{}: expected {}, got {}",
+            m.path,
+            short(&m.expected),
+            short(a)
+        ),
+        None => format!("{}: expected {}, missing", m.path, short(&m.expected)),
+    }
+}
+
+/// The expectation of a call as JSON, for reports.
+pub fn expect_json(expect: Option<&Expect>) -> Value {
+    match expect {
+        None => json!({"ok": true}),
+        Some(Expect::Ok { output: None }) => json!({"ok": true}),
+        Some(Expect::Ok { output: Some(o) }) => json!({"ok": true, "output": o}),
+        Some(Expect::Error { code, fields }) => {
+            let mut m = Map::new();
+            m.insert("code".into(), Value::from(code.clone()));
+            m.extend(fields.clone());
+            json!({"error": m})
+        }
+    }
+}
+
+/// Judges one reply. `label` names the step in the reason ("step 2 (Edit)").
+pub fn check_call(label: &str, expect: Option<&Expect>, reply: &Reply) -> Result<(), Box<Failure>> {
+    let fail = |reason: String| Failure {
+        reason: format!("{label}: {reason}"),
+        expected: Some(expect_json(expect)),
+        actual: Some(reply.to_json()),
+        diff: None,
+    };
+    match (expect, reply) {
+        (None | Some(Expect::Ok { output: None }), Reply::Ok(_)) => Ok(()),
+        (Some(Expect::Ok { output: Some(want) }), Reply::Ok(got)) => {
+            let mismatches = subset(want, got);
+            if mismatches.is_empty() {
+                Ok(())
+            } else {
+                let mut reason: Vec<String> = mismatches.iter().take(3).map(describe).collect();
+                if mismatches.len() > 3 {
+                    reason.push(format!("and {} more", mismatches.len() - 3));
+                }
+                Err(Box::new(fail(format!(
+                    "output differs: {}",
+                    reason.join("; ")
+                ))))
+            }
+        }
+        (None | Some(Expect::Ok { .. }), Reply::Err(e)) => Err(Box::new(fail(format!(
+            "expected success, got error {}",
+            error_code(e)
+        )))),
+        (Some(Expect::Error { code, .. }), Reply::Ok(_)) => Err(Box::new(fail(format!(
+            "expected error {code}, got success"
+        )))),
+        (Some(Expect::Error { code, fields }), Reply::Err(e)) => {
+            let got = error_code(e);
+            if got != *code {
+                return Err(Box::new(fail(format!(
+                    "expected error {code}, got error {got}"
+                ))));
+            }
+            let mismatches = subset(&Value::Object(fields.clone()), e);
+            if mismatches.is_empty() {
+                Ok(())
+            } else {
+                let reason: Vec<String> = mismatches.iter().take(3).map(describe).collect();
+                Err(Box::new(fail(format!(
+                    "error {code} with other fields: {}",
+                    reason.join("; ")
+                ))))
+            }
+        }
+    }
+}
+
+/// The `code` of an error reply, `<no code>` when it has none.
+fn error_code(e: &Value) -> String {
+    e.get("code")
+        .and_then(Value::as_str)
+        .unwrap_or("<no code>")
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subset_matching_rules() {
+        let actual = json!({"type": "text", "file": {"content": "1\ta", "numLines": 1, "extra": true},
+                            "edits": [{"a": 1, "b": 2}], "n": 1});
+        assert!(subset(&json!({"file": {"numLines": 1}}), &actual).is_empty());
+        assert!(
+            subset(&json!({"n": 1.0}), &actual).is_empty(),
+            "numbers by value"
+        );
+        assert!(subset(&json!({}), &actual).is_empty());
+        // Arrays are compared whole: a partial element object does not match.
+        let m = subset(&json!({"edits": [{"a": 1}]}), &actual);
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].path, "edits");
+        let m = subset(&json!({"file": {"numLines": 2, "startLine": 1}}), &actual);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].path, "file.numLines");
+        assert_eq!(m[1].actual, None);
+        assert_eq!(subset(&json!([1, 2]), &json!([1, 2])), vec![]);
+        assert_eq!(subset(&json!("x"), &json!("y")).len(), 1);
+        assert_eq!(subset(&json!(null), &json!(false)).len(), 1);
+    }
+
+    #[test]
+    fn call_expectations() {
+        let ok = Reply::Ok(json!({"replacements": 1}));
+        let err =
+            Reply::Err(json!({"code": "ambiguous", "message": "m", "count": 2, "lines": [1, 3]}));
+        assert!(check_call("s", None, &ok).is_ok());
+        assert!(check_call("s", None, &err).is_err());
+        let want = Expect::Ok {
+            output: Some(json!({"replacements": 2})),
+        };
+        let f = check_call("step 1 (Edit)", Some(&want), &ok).unwrap_err();
+        assert!(
+            f.reason.contains("replacements: expected 2, got 1"),
+            "{}",
+            f.reason
+        );
+        let code = |c: &str, fields: Value| Expect::Error {
+            code: c.into(),
+            fields: fields.as_object().cloned().unwrap_or_default(),
+        };
+        assert!(check_call("s", Some(&code("ambiguous", json!({}))), &err).is_ok());
+        assert!(check_call(
+            "s",
+            Some(&code("ambiguous", json!({"count": 2, "lines": [1, 3]}))),
+            &err
+        )
+        .is_ok());
+        assert!(check_call("s", Some(&code("ambiguous", json!({"count": 3}))), &err).is_err());
+        assert!(check_call("s", Some(&code("not_found", json!({}))), &err).is_err());
+        assert!(check_call("s", Some(&code("not_found", json!({}))), &ok).is_err());
+    }
+}

@@ -1,0 +1,129 @@
+//! The subcommands: `manifest`, which writes or checks the corpus manifest, and `matrix`, which
+//! combines the reports of several implementations into one table.
+//!
+//! Neither runs a case or talks to an adapter; they work on files a maintainer commits or
+//! collects. Keeping them apart from the run command keeps that path free of their options and
+//! their messages.
+
+use super::{cases_dir, usage};
+use crate::load;
+use crate::manifest;
+use crate::matrix::Matrix;
+use crate::report::{Report, SCHEMA_VERSION};
+use std::path::{Path, PathBuf};
+
+/// `manifest`: writes `manifest.json` beside the corpus, or with `check` compares it with the
+/// corpus and exits 1 when it is stale.
+pub(super) fn manifest_cmd(corpus: Option<PathBuf>, check: bool) -> u8 {
+    let dir = cases_dir(&corpus.unwrap_or_else(|| PathBuf::from("conformance/cases")));
+    if !dir.is_dir() {
+        return usage(&format!("{} is not a corpus directory", dir.display()));
+    }
+    let corpus = match load::load_dir(&dir) {
+        Ok(c) => c,
+        Err(e) => return usage(&format!("cannot read {}: {e}", dir.display())),
+    };
+    if !corpus.broken.is_empty() {
+        for b in &corpus.broken {
+            for e in &b.errors {
+                eprintln!("{e}");
+            }
+        }
+        eprintln!(
+            "editref conform manifest: {} case files have errors",
+            corpus.broken.len()
+        );
+        return 1;
+    }
+    let Some(base) = corpus.base.clone() else {
+        return usage("the corpus directory has no parent to hold manifest.json");
+    };
+    if corpus.version == "unversioned" {
+        return usage(&format!(
+            "{} is missing: the manifest records the corpus version",
+            base.join("VERSION").display()
+        ));
+    }
+    let path = base.join("manifest.json");
+    if check {
+        let on_disk = match std::fs::read_to_string(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!(
+                    "editref conform manifest: cannot read {}: {e}",
+                    path.display()
+                );
+                return 1;
+            }
+        };
+        let diff = manifest::differences(&on_disk, &corpus);
+        if diff.is_empty() {
+            println!(
+                "{} is up to date ({} cases)",
+                path.display(),
+                corpus.cases.len()
+            );
+            0
+        } else {
+            for d in &diff {
+                eprintln!("{d}");
+            }
+            eprintln!(
+                "{} is stale; run `editref conform manifest` and commit it",
+                path.display()
+            );
+            1
+        }
+    } else {
+        match std::fs::write(&path, manifest::render(&corpus)) {
+            Ok(()) => {
+                println!(
+                    "wrote {} ({} cases, corpus {})",
+                    path.display(),
+                    corpus.cases.len(),
+                    corpus.version
+                );
+                0
+            }
+            Err(e) => usage(&format!("cannot write {}: {e}", path.display())),
+        }
+    }
+}
+
+/// `matrix`: reads report.json files and writes matrix.md and matrix.html into `out`.
+pub(super) fn matrix_cmd(paths: &[PathBuf], out: &Path) -> u8 {
+    let mut reports = Vec::new();
+    for p in paths {
+        let text = match std::fs::read_to_string(p) {
+            Ok(t) => t,
+            Err(e) => return usage(&format!("cannot read {}: {e}", p.display())),
+        };
+        match serde_json::from_str::<Report>(&text) {
+            Ok(r) if r.schema_version == SCHEMA_VERSION => reports.push(r),
+            Ok(r) => {
+                return usage(&format!(
+                    "{} has report schema {}, this harness reads {SCHEMA_VERSION}",
+                    p.display(),
+                    r.schema_version
+                ))
+            }
+            Err(e) => return usage(&format!("{} is not a report.json: {e}", p.display())),
+        }
+    }
+    let m = Matrix::new(&reports);
+    let written = std::fs::create_dir_all(out)
+        .and_then(|_| std::fs::write(out.join("matrix.md"), m.markdown()))
+        .and_then(|_| std::fs::write(out.join("matrix.html"), m.html()));
+    match written {
+        Ok(()) => {
+            println!(
+                "wrote {} and {} ({} implementations)",
+                out.join("matrix.md").display(),
+                out.join("matrix.html").display(),
+                reports.len()
+            );
+            0
+        }
+        Err(e) => usage(&format!("cannot write to {}: {e}", out.display())),
+    }
+}

@@ -1,0 +1,146 @@
+//! JUnit XML, for CI dashboards: one `<testsuite>` per area, one `<testcase>` per case.
+//!
+//! JUnit knows only pass, failure, error and skipped, so this is where the harness's eight
+//! statuses are mapped onto those four, and where text is escaped for XML — including the
+//! control characters a case about odd bytes easily puts into a reason.
+
+use super::Report;
+use crate::case::Level;
+use crate::run::{CaseRecord, Status};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+impl Report {
+    /// JUnit XML: one `<testsuite>` per area, one `<testcase>` per case. fail, crash, timeout
+    /// and xpass are `<failure>`s, harness errors `<error>`s, skip and xfail `<skipped>`; a
+    /// non-passing implementation-defined case is `<skipped>` too (it never counts).
+    pub fn junit(&self) -> String {
+        let mut by_area: BTreeMap<&str, Vec<&CaseRecord>> = BTreeMap::new();
+        for c in &self.cases {
+            by_area.entry(c.area.as_str()).or_default().push(c);
+        }
+        let kind = |c: &CaseRecord| -> &'static str {
+            let idef = c.level() == Some(Level::ImplementationDefined);
+            match c.status {
+                Status::Pass => "pass",
+                _ if idef => "skipped",
+                Status::Fail | Status::Crash | Status::Timeout | Status::Xpass => "failure",
+                Status::HarnessError => "error",
+                Status::Skip | Status::Xfail => "skipped",
+            }
+        };
+        let count = |cs: &[&CaseRecord], k: &str| cs.iter().filter(|c| kind(c) == k).count();
+        let secs = |ms: u64| format!("{:.3}", ms as f64 / 1000.0);
+        let all: Vec<&CaseRecord> = self.cases.iter().collect();
+        let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        let _ = writeln!(
+            x,
+            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\" timestamp=\"{}\">",
+            xml(&format!("editref conform: {}", self.label())),
+            all.len(),
+            count(&all, "failure"),
+            count(&all, "error"),
+            count(&all, "skipped"),
+            secs(self.duration_ms),
+            xml(&self.started),
+        );
+        for (area, cases) in &by_area {
+            let _ = writeln!(
+                x,
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\">",
+                xml(area),
+                cases.len(),
+                count(cases, "failure"),
+                count(cases, "error"),
+                count(cases, "skipped"),
+                secs(cases.iter().map(|c| c.duration_ms).sum()),
+            );
+            for c in cases {
+                let _ = write!(
+                    x,
+                    "    <testcase name=\"{}\" classname=\"{}\" time=\"{}\"",
+                    xml(&c.id),
+                    xml(area),
+                    secs(c.duration_ms)
+                );
+                let message = format!("{}: {}", c.status, c.reason);
+                match kind(c) {
+                    "pass" => x.push_str("/>\n"),
+                    "skipped" => {
+                        let m = if c.level() == Some(Level::ImplementationDefined)
+                            && c.status != Status::Skip
+                        {
+                            format!("implementation-defined, differs: {message}")
+                        } else {
+                            message
+                        };
+                        let _ = writeln!(
+                            x,
+                            ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                            xml(&m)
+                        );
+                    }
+                    k => {
+                        let _ = writeln!(
+                            x,
+                            ">\n      <{k} message=\"{}\" type=\"{}\">{}</{k}>\n    </testcase>",
+                            xml(&message),
+                            c.status,
+                            xml(&details(c))
+                        );
+                    }
+                }
+            }
+            x.push_str("  </testsuite>\n");
+        }
+        x.push_str("</testsuites>\n");
+        x
+    }
+}
+
+/// The reason of a case with all its evidence, as the text of a `<failure>` or `<error>`.
+fn details(c: &CaseRecord) -> String {
+    let mut d = c.reason.clone();
+    if let Some(s) = c.step {
+        let _ = write!(d, "\nstep: {s}");
+    }
+    if let Some(e) = &c.expected {
+        let _ = write!(d, "\nexpected: {e}");
+    }
+    if let Some(a) = &c.actual {
+        let _ = write!(d, "\nactual: {a}");
+    }
+    if let Some(diff) = &c.diff {
+        let _ = write!(d, "\n{diff}");
+    }
+    for more in &c.more {
+        let _ = write!(d, "\nalso: {more}");
+    }
+    if let Some(e) = &c.stderr {
+        let _ = write!(d, "\nstderr:\n{e}");
+    }
+    d
+}
+
+/// Escapes text for XML attributes and content; characters XML 1.0 cannot carry (most C0
+/// controls) are written as `\u{…}` text instead.
+pub fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                let _ = write!(out, "\\u{{{:04x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,132 @@
+//! The Markdown summary, for people: what ran, the totals per status and level, certification,
+//! and the cases that did not pass.
+//!
+//! It is the one format meant to be read rather than parsed, so it chooses what to show
+//! (non-empty rows, shortened hashes, reasons cut to one table cell) instead of showing
+//! everything; [`md_cell`] is shared with the matrix, whose tables follow the same rules.
+
+use super::Report;
+use crate::case::Level;
+use crate::run::{CaseRecord, Status};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+impl Report {
+    /// The Markdown summary: what ran, totals per status and level, certification, and the
+    /// cases that did not pass.
+    pub fn summary_md(&self) -> String {
+        let mut m = String::new();
+        let _ = writeln!(m, "# Conformance: {}\n", self.label());
+        let _ = writeln!(
+            m,
+            "Corpus {} ({} cases, manifest `{}`), editref conform {}, protocol {}, {}-{}, started {}, {:.1} s.\n",
+            self.corpus.version,
+            self.corpus.cases,
+            short_hash(&self.corpus.manifest_sha256),
+            self.harness.version,
+            self.harness.protocol,
+            self.platform.os,
+            self.platform.arch,
+            self.started,
+            self.duration_ms as f64 / 1000.0
+        );
+        let cert = match &self.certification.highest {
+            Some(l) => format!("**Certified: {l}.**"),
+            None => "**Not certified.**".to_string(),
+        };
+        let _ = writeln!(m, "{cert}");
+        if let Some(note) = &self.certification.note {
+            let _ = writeln!(m, " {note}");
+        }
+        m.push('\n');
+        let levels: Vec<Option<Level>> = Level::ALL
+            .iter()
+            .map(|l| Some(*l))
+            .chain(
+                self.cases
+                    .iter()
+                    .any(|c| c.level().is_none())
+                    .then_some(None),
+            )
+            .collect();
+        m.push_str("| status |");
+        for l in &levels {
+            let _ = write!(m, " {} |", l.map_or("unloadable", |l| l.as_str()));
+        }
+        m.push_str(" total |\n|---|");
+        for _ in &levels {
+            m.push_str("---:|");
+        }
+        m.push_str("---:|\n");
+        for s in Status::ALL {
+            let row: Vec<usize> = levels
+                .iter()
+                .map(|l| {
+                    self.cases
+                        .iter()
+                        .filter(|c| c.status == s && c.level() == *l)
+                        .count()
+                })
+                .collect();
+            let total: usize = row.iter().sum();
+            if total == 0 && !matches!(s, Status::Pass | Status::Fail) {
+                continue;
+            }
+            let _ = write!(m, "| {s} |");
+            for n in row {
+                let _ = write!(m, " {n} |");
+            }
+            let _ = writeln!(m, " {total} |");
+        }
+        let bad: Vec<&CaseRecord> = self
+            .cases
+            .iter()
+            .filter(|c| !matches!(c.status, Status::Pass | Status::Skip))
+            .collect();
+        if !bad.is_empty() {
+            let _ = writeln!(m, "\n## Cases that did not pass\n");
+            m.push_str("| case | level | status | reason |\n|---|---|---|---|\n");
+            for c in bad {
+                let _ = writeln!(
+                    m,
+                    "| `{}` | {} | {} | {} |",
+                    c.id,
+                    c.level.as_deref().unwrap_or("?"),
+                    c.status,
+                    md_cell(&c.reason)
+                );
+            }
+        }
+        let skipped = self
+            .cases
+            .iter()
+            .filter(|c| c.status == Status::Skip)
+            .count();
+        if skipped > 0 {
+            let mut why: BTreeMap<&str, usize> = BTreeMap::new();
+            for c in self.cases.iter().filter(|c| c.status == Status::Skip) {
+                *why.entry(c.reason.as_str()).or_default() += 1;
+            }
+            let _ = writeln!(m, "\n## Skipped ({skipped})\n");
+            for (reason, n) in why {
+                let _ = writeln!(m, "- {n} × {}", md_cell(reason));
+            }
+        }
+        m
+    }
+}
+
+/// The first 12 hex digits of a hash, enough to tell manifests apart in a summary.
+fn short_hash(h: &str) -> &str {
+    h.get(..12).unwrap_or(h)
+}
+
+/// Text for one Markdown table cell: one line, pipes escaped.
+pub fn md_cell(s: &str) -> String {
+    let one: String = s.replace(['\n', '\r'], " ").replace('|', "\\|");
+    if one.chars().count() > 200 {
+        format!("{}…", one.chars().take(200).collect::<String>())
+    } else {
+        one
+    }
+}

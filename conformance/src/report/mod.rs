@@ -1,0 +1,73 @@
+//! Reports: the canonical `report.json` and the formats derived from it — JUnit XML for CI
+//! dashboards, TAP 14 for streaming consumers, and a Markdown summary for people.
+//!
+//! Everything is written from a [`Report`] value, so the derived files can never say something
+//! the JSON does not.
+//!
+//! The module is split by format: `model` holds the [`Report`] itself (its serde shape is the
+//! JSON), `junit`, `tap` and `markdown` each derive one file from it, and `time` formats the
+//! start timestamp. This file writes them all together, and its test checks the formats side by
+//! side on one sample run. The public items are re-exported here.
+
+mod junit;
+mod markdown;
+mod model;
+mod tap;
+#[cfg(test)]
+pub(crate) mod tests_support;
+mod time;
+
+pub use junit::xml;
+pub use markdown::md_cell;
+pub use model::{
+    Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection, SCHEMA_VERSION,
+};
+pub use time::rfc3339;
+
+use std::path::Path;
+
+impl Report {
+    /// Writes report.json, junit.xml, report.tap and summary.md into `dir` (created if needed).
+    pub fn write_all(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let mut json = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        json.push('\n');
+        std::fs::write(dir.join("report.json"), json)?;
+        std::fs::write(dir.join("junit.xml"), self.junit())?;
+        std::fs::write(dir.join("report.tap"), self.tap())?;
+        std::fs::write(dir.join("summary.md"), self.summary_md())?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tests_support::sample;
+    use super::*;
+
+    #[test]
+    fn derived_formats() {
+        let r = sample();
+        let j = r.junit();
+        assert!(
+            j.contains("<testsuite name=\"edit\" tests=\"2\" failures=\"1\""),
+            "{j}"
+        );
+        assert!(j.contains("name=\"edit/b&lt;&amp;&gt;\""));
+        assert!(j.contains("\\u{0001}"));
+        assert!(j.contains("<skipped message=\"implementation-defined, differs"));
+        assert!(!j.contains('\u{1}'));
+        let t = r.tap();
+        assert!(t.starts_with("TAP version 14\n1..5\n"));
+        assert!(t.contains("ok 1 - edit/a\n"));
+        assert!(t.contains("not ok 2 - edit/b<&>\n  ---\n  message: \"a.txt: bytes"));
+        assert!(t.contains("ok 3 - eol/c # SKIP requires crlf"));
+        assert!(t.contains("not ok 4 - eol/d # TODO"));
+        assert!(t.contains("not ok 5 - path/e # TODO implementation-defined"));
+        let m = r.summary_md();
+        assert!(m.contains("| fail | 1 | 0 | 1 | 2 |"), "{m}");
+        assert!(m.contains("\\| differ"));
+        let back: Report = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+    }
+}

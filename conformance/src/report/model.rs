@@ -1,0 +1,141 @@
+//! The report data model: one run's [`Report`] and its parts, which are also the schema of
+//! `report.json`.
+//!
+//! Every output format is derived from these values, and `report.json` is them serialised as
+//! they are, so the serde attributes here are the JSON format. Keeping the model in a file of
+//! its own keeps that format in one place: [`SCHEMA_VERSION`] is bumped when a field changes
+//! meaning, and `matrix` reads back only reports of the version it knows.
+
+use crate::run::{CaseRecord, Status};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The report format version; bumped when a field changes meaning.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The harness that produced a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HarnessInfo {
+    /// Always `editref conform`.
+    pub name: String,
+    /// editref's version.
+    pub version: String,
+    /// Adapter protocol version.
+    pub protocol: u64,
+}
+
+/// The corpus a report was made against.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorpusInfo {
+    /// `VERSION`.
+    pub version: String,
+    /// sha256 of the manifest generated from the corpus that ran.
+    pub manifest_sha256: String,
+    /// The directory, or `embedded`.
+    pub origin: String,
+    /// Cases in the corpus (selected or not).
+    pub cases: usize,
+}
+
+/// The implementation under test, as its `hello` described it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImplInfo {
+    /// Name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// Declared features.
+    pub features: Vec<String>,
+    /// The `--impl` command, or `builtin`.
+    pub command: String,
+}
+
+/// Where the run happened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Platform {
+    /// `std::env::consts::OS`.
+    pub os: String,
+    /// `std::env::consts::ARCH`.
+    pub arch: String,
+    /// `std::env::consts::FAMILY`.
+    pub family: String,
+}
+
+impl Platform {
+    /// The platform this binary runs on.
+    pub fn current() -> Platform {
+        Platform {
+            os: std::env::consts::OS.into(),
+            arch: std::env::consts::ARCH.into(),
+            family: std::env::consts::FAMILY.into(),
+        }
+    }
+}
+
+/// What part of the corpus ran.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Selection {
+    /// `--only` patterns.
+    #[serde(default)]
+    pub only: Vec<String>,
+    /// `--level`.
+    #[serde(default)]
+    pub level: Option<String>,
+    /// `--expectations` file.
+    #[serde(default)]
+    pub expectations: Option<String>,
+    /// Per-call timeout in seconds.
+    #[serde(default)]
+    pub timeout_s: f64,
+}
+
+/// Certification reached by the run.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Certification {
+    /// Every core case passed.
+    pub core: bool,
+    /// Every core and extended case passed.
+    pub extended: bool,
+    /// The highest level reached.
+    pub highest: Option<String>,
+    /// Why a level could not be claimed, when the run was partial.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The canonical record of one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The harness.
+    pub harness: HarnessInfo,
+    /// The corpus.
+    pub corpus: CorpusInfo,
+    /// The implementation.
+    pub implementation: ImplInfo,
+    /// The platform.
+    pub platform: Platform,
+    /// Start, RFC 3339 UTC.
+    pub started: String,
+    /// Wall time of the run.
+    pub duration_ms: u64,
+    /// Selection options.
+    pub selection: Selection,
+    /// Counts per status.
+    pub totals: BTreeMap<Status, usize>,
+    /// Certification.
+    pub certification: Certification,
+    /// One record per case, by id.
+    pub cases: Vec<CaseRecord>,
+}
+
+impl Report {
+    /// `name version` of the implementation, for headings and matrix columns.
+    pub fn label(&self) -> String {
+        format!(
+            "{} {}",
+            self.implementation.name, self.implementation.version
+        )
+    }
+}

@@ -1,0 +1,317 @@
+//! Running one case: build its tree, send its calls to the adapter, perform its harness
+//! actions, judge every reply and the final tree, and return the [`CaseRecord`].
+//!
+//! This is the one place that talks to the implementation under test, so it also owns what the
+//! implementation sees (inputs with paths joined to the sandbox) and what a report may show of
+//! the run (temporary paths redacted). Statuses from the expectations file are applied
+//! afterwards, by the caller, so that a case runs the same whether or not it is listed.
+
+use super::{CaseRecord, Status};
+use crate::adapter::{Adapter, AdapterError};
+use crate::case::{Case, Step};
+use crate::check;
+use crate::sandbox::Sandbox;
+use serde_json::Value;
+use std::path::Path;
+use std::time::Instant;
+
+/// The features a case needs and the implementation does not declare.
+pub fn missing_features(case: &Case, declared: &[String]) -> Vec<String> {
+    case.requires
+        .iter()
+        .filter(|f| !declared.contains(f))
+        .cloned()
+        .collect()
+}
+
+/// The input as sent: relative `file_path`, `notebook_path` and `path` values (top-level
+/// strings that are not empty, absolute or `~`-paths) are joined to the sandbox by plain string
+/// concatenation, so spellings like `./a.txt` or `d//a.txt` reach the implementation intact.
+pub fn absolutize(input: &Value, sandbox: &Path) -> Value {
+    let mut input = input.clone();
+    if let Value::Object(map) = &mut input {
+        for key in ["file_path", "notebook_path", "path"] {
+            if let Some(Value::String(s)) = map.get_mut(key) {
+                if !s.is_empty() && !s.starts_with('/') && !s.starts_with('~') {
+                    *s = format!("{}/{}", sandbox.display(), s);
+                }
+            }
+        }
+    }
+    input
+}
+
+/// The record of a case the adapter crashed or timed out in, at `step` when it was a step.
+fn adapter_failure(rec: CaseRecord, step: Option<usize>, e: AdapterError) -> CaseRecord {
+    let (status, reason) = match e {
+        AdapterError::Crash(m) => (Status::Crash, m),
+        AdapterError::Timeout(m) => (Status::Timeout, m),
+    };
+    let mut rec = rec;
+    rec.status = status;
+    rec.step = step;
+    rec.reason = match step {
+        Some(s) => format!("step {s}: {reason}"),
+        None => reason,
+    };
+    rec
+}
+
+/// Runs one case against an adapter whose `hello` declared `features`, and judges it.
+///
+/// The result is pass, fail, skip, crash, timeout or harness_error; expectations are applied
+/// afterwards ([`apply_expectations`](super::apply_expectations)). The sandbox is made under
+/// `tmp` (the system temp dir when `None`) and removed afterwards unless `keep_failed` and the
+/// case did not pass.
+pub fn run_case(
+    adapter: &mut dyn Adapter,
+    features: &[String],
+    case: &Case,
+    tmp: Option<&Path>,
+    keep_failed: bool,
+) -> CaseRecord {
+    let started = Instant::now();
+    let mut rec = {
+        let missing = missing_features(case, features);
+        if !missing.is_empty() {
+            return CaseRecord::new(
+                case,
+                Status::Skip,
+                format!("requires {} (not declared)", missing.join(", ")),
+            );
+        }
+        let mut sb = match Sandbox::new(tmp) {
+            Ok(sb) => sb,
+            Err(e) => return CaseRecord::new(case, Status::HarnessError, e),
+        };
+        let mut rec = run_in(adapter, case, &mut sb);
+        if keep_failed && rec.status != Status::Pass {
+            sb.keep();
+        }
+        let stderr = adapter.take_stderr();
+        if !stderr.trim().is_empty() {
+            rec.stderr = Some(stderr);
+        }
+        redact(&mut rec, sb.dir(), sb.root());
+        rec
+    };
+    rec.duration_ms = started.elapsed().as_millis() as u64;
+    rec
+}
+
+/// Replaces the case's temporary paths by `<sandbox>` and `<case>` in everything recorded, so
+/// that reports are the same from run to run and name no machine's directories.
+fn redact(rec: &mut CaseRecord, sandbox: &Path, case_dir: &Path) {
+    let pairs = [
+        (sandbox.display().to_string(), "<sandbox>"),
+        (case_dir.display().to_string(), "<case>"),
+    ];
+    let fix = |s: &str| {
+        let mut out = s.to_string();
+        for (from, to) in &pairs {
+            out = out.replace(from.as_str(), to);
+        }
+        out
+    };
+    fn fix_value(v: &mut Value, fix: &dyn Fn(&str) -> String) {
+        match v {
+            Value::String(s) => *s = fix(s),
+            Value::Array(a) => a.iter_mut().for_each(|x| fix_value(x, fix)),
+            Value::Object(m) => m.values_mut().for_each(|x| fix_value(x, fix)),
+            _ => {}
+        }
+    }
+    rec.reason = fix(&rec.reason);
+    for v in [&mut rec.expected, &mut rec.actual].into_iter().flatten() {
+        fix_value(v, &fix);
+    }
+    if let Some(d) = rec.diff.as_mut() {
+        *d = fix(d);
+    }
+    if let Some(e) = rec.stderr.as_mut() {
+        *e = fix(e);
+    }
+}
+
+/// Runs the steps of `case` in a built sandbox and judges the final tree.
+fn run_in(adapter: &mut dyn Adapter, case: &Case, sb: &mut Sandbox) -> CaseRecord {
+    let pass = CaseRecord::new(case, Status::Pass, "");
+    if let Err(e) = sb.build(&case.files) {
+        return CaseRecord::new(
+            case,
+            Status::HarnessError,
+            format!("cannot build the files: {e}"),
+        );
+    }
+    let dir = sb.dir().to_path_buf();
+    if let Err(e) = adapter.case_start(&case.id, &dir) {
+        return adapter_failure(pass, None, e);
+    }
+    let mut seq = 0;
+    let mut failure: Option<CaseRecord> = None;
+    for (i, step) in case.steps.iter().enumerate() {
+        let n = i + 1;
+        let label = format!("step {n} ({})", step.label());
+        let outcome = match step {
+            Step::Call {
+                tool,
+                input,
+                expect,
+            } => {
+                seq += 1;
+                match adapter.call(seq, tool, &absolutize(input, &dir)) {
+                    Err(e) => return adapter_failure(pass, Some(n), e),
+                    Ok(reply) => check::check_call(&label, expect.as_ref(), &reply)
+                        .map_err(|f| Box::new(pass.clone().failed(Some(n), *f))),
+                }
+            }
+            Step::Modify {
+                path,
+                form,
+                keep_mtime,
+            } => harness(case, n, &label, sb.modify(path, form, *keep_mtime)),
+            Step::Touch { path, shift_ns } => harness(case, n, &label, sb.touch(path, *shift_ns)),
+            Step::Chmod { path, mode } => harness(case, n, &label, sb.chmod(path, *mode)),
+            Step::Remove { path } => harness(case, n, &label, sb.remove(path)),
+        };
+        if let Err(rec) = outcome {
+            failure = Some(*rec);
+            break;
+        }
+    }
+    if let Err(e) = adapter.case_end() {
+        return failure.unwrap_or_else(|| adapter_failure(pass.clone(), None, e));
+    }
+    if let Some(f) = failure {
+        let mut f = f;
+        if f.status == Status::Pass {
+            f.status = Status::Fail;
+        }
+        return f;
+    }
+    let mut problems = check::check_tree(case, sb).into_iter();
+    match problems.next() {
+        None => pass,
+        Some(first) => {
+            let mut rec = pass.failed(None, first);
+            rec.status = Status::Fail;
+            rec.more = problems.map(|p| p.reason).collect();
+            rec
+        }
+    }
+}
+
+/// The harness error of a harness action that could not be performed.
+fn harness(
+    case: &Case,
+    n: usize,
+    label: &str,
+    r: Result<(), String>,
+) -> Result<(), Box<CaseRecord>> {
+    r.map_err(|e| {
+        let mut rec = CaseRecord::new(case, Status::HarnessError, format!("{label}: {e}"));
+        rec.step = Some(n);
+        Box::new(rec)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_are_joined_verbatim() {
+        let v = serde_json::json!({"file_path": "./a//b.txt", "path": "/dev/zero", "notebook_path": "", "old_string": "x"});
+        let out = absolutize(&v, Path::new("/s"));
+        assert_eq!(out["file_path"], "/s/./a//b.txt");
+        assert_eq!(out["path"], "/dev/zero");
+        assert_eq!(out["notebook_path"], "");
+        assert_eq!(out["old_string"], "x");
+        assert_eq!(
+            absolutize(&serde_json::json!([1]), Path::new("/s")),
+            serde_json::json!([1])
+        );
+    }
+
+    /// An adapter that answers from a script: one entry per call.
+    struct Scripted {
+        replies: Vec<Result<crate::adapter::Reply, AdapterError>>,
+        started: usize,
+    }
+
+    impl Adapter for Scripted {
+        fn hello(&mut self) -> Result<crate::adapter::Hello, AdapterError> {
+            unreachable!()
+        }
+        fn case_start(&mut self, _id: &str, _sandbox: &Path) -> Result<(), AdapterError> {
+            self.started += 1;
+            Ok(())
+        }
+        fn call(
+            &mut self,
+            _seq: u64,
+            _tool: &str,
+            _input: &Value,
+        ) -> Result<crate::adapter::Reply, AdapterError> {
+            if self.replies.is_empty() {
+                return Err(AdapterError::Crash("script exhausted".into()));
+            }
+            self.replies.remove(0)
+        }
+        fn case_end(&mut self) -> Result<(), AdapterError> {
+            Ok(())
+        }
+    }
+
+    fn two_call_case() -> Case {
+        let text = "id: edit/t\ntitle: t\nspec: [X-1]\nlevel: core\nrequires: [edit]\nsince: \"0.1.0\"\n\
+                    files:\n  a.txt: {text: \"a\"}\nsteps:\n  - call: {tool: Read, input: {file_path: a.txt}}\n  \
+                    - call: {tool: Edit, input: {file_path: a.txt, old_string: a, new_string: b}}\n    \
+                    expect: {error: ambiguous}\n";
+        crate::load::parse_case("t", "edit/t.yaml", text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn run_case_statuses() {
+        use crate::adapter::Reply;
+        let case = two_call_case();
+        let features = vec!["edit".to_string()];
+        let run = |replies| {
+            let mut a = Scripted {
+                replies,
+                started: 0,
+            };
+            run_case(&mut a, &features, &case, None, false)
+        };
+        let ok = || Ok(Reply::Ok(serde_json::json!({})));
+        let amb = || Ok(Reply::Err(serde_json::json!({"code": "ambiguous"})));
+
+        assert_eq!(run(vec![ok(), amb()]).status, Status::Pass);
+
+        let r = run(vec![ok(), ok()]);
+        assert_eq!((r.status, r.step), (Status::Fail, Some(2)));
+        assert!(
+            r.reason.contains("expected error ambiguous, got success"),
+            "{}",
+            r.reason
+        );
+
+        let r = run(vec![Err(AdapterError::Crash("exited".into()))]);
+        assert_eq!((r.status, r.step), (Status::Crash, Some(1)));
+        let r = run(vec![ok(), Err(AdapterError::Timeout("slow".into()))]);
+        assert_eq!((r.status, r.step), (Status::Timeout, Some(2)));
+
+        let r = run_case(
+            &mut Scripted {
+                replies: vec![],
+                started: 0,
+            },
+            &[],
+            &case,
+            None,
+            false,
+        );
+        assert_eq!(r.status, Status::Skip);
+        assert!(r.reason.contains("edit"));
+    }
+}
