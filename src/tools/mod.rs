@@ -4,7 +4,7 @@
 //! A tool takes its typed input from [`crate::api`] (the JSON entry has already parsed and
 //! checked it) and runs the steps in the order the spec fixes (EDIT-1 for the writers), so the
 //! first failing check decides and nothing on disk changes on any error. The tools use the
-//! session and the layers below it; they never route calls — that is [`crate::call`], above.
+//! session and the layers below it; they never route calls — that is the entry layer above them ([`Session::call`](crate::Session::call) and the typed methods).
 
 mod checks;
 pub mod edit;

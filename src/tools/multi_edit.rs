@@ -1,5 +1,5 @@
 //! MultiEdit (MULTI-1..5): several edits of one file, applied in order, written once or not at
-//! all. It shares Edit's pipeline ([`super::edit::apply`]); only the input and the report per
+//! all. It shares Edit's pipeline (`edit::apply`); only the input and the report per
 //! edit are its own.
 
 use super::edit::apply;
