@@ -1,5 +1,5 @@
 //! The `editref` binary: the tools for people (`read`, `edit`, …), for programs (`call`,
-//! `serve`), and the conformance harness (`conform`).
+//! `serve`, `mcp`), and the conformance harness (`conform`).
 //!
 //! Exit codes: 0 done, 1 refused (the error code is printed), 2 usage.
 
