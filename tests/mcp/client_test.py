@@ -219,6 +219,22 @@ async def write_multiedit_and_notebook_edit(tmp):
 
 
 @check
+async def an_image_reads_as_an_image(tmp):
+    png = bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+        "1f15c4890000000d4944415478da63f8cfc0f01f0005000201a3e2a3e600"
+        "00000049454e44ae426082"
+    )
+    (tmp / "dot.png").write_bytes(png)
+    async with stdio(tmp) as s:
+        r = ok(await call(s, "Read", file_path="dot.png"), "Read an image")
+        equal(r.structured_content["type"], "image", "structured type")
+        equal([c.type for c in r.content], ["image"], "content kinds")
+        equal(r.content[0].mime_type, "image/png", "mime type")
+    equal((tmp / "dot.png").read_bytes(), png, "image untouched")
+
+
+@check
 async def a_stale_edit_is_refused(tmp):
     f = tmp / "s.txt"
     f.write_bytes(b"alpha\nbeta\n")
