@@ -1,5 +1,7 @@
 //! `editref mcp --http ADDR`: the streamable HTTP transport on a loopback address, one
-//! connection handler (and so one set of editref sessions) per MCP session id.
+//! connection handler (and so one set of editref sessions) per MCP session id. Only the
+//! protocol revisions that have session ids are offered (see
+//! [`EditrefServer::with_sessions_only`]).
 //!
 //! Only loopback addresses are served: the server reads and writes files with the rights of
 //! whoever runs it, and it has no authentication of its own. rmcp's host check (loopback names
@@ -32,7 +34,7 @@ pub async fn serve(options: Options, addr: SocketAddr) -> std::io::Result<()> {
     }
     let options = Arc::new(options);
     let service = StreamableHttpService::new(
-        move || Ok(EditrefServer::new(options.as_ref().clone())),
+        move || Ok(EditrefServer::new(options.as_ref().clone()).with_sessions_only()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );

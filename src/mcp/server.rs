@@ -12,11 +12,12 @@ use super::{tools, Options};
 use crate::{Code, ToolError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{Peer, RoleServer, ServerHandler};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::Mutex;
@@ -25,6 +26,7 @@ use tokio::sync::Mutex;
 pub struct EditrefServer {
     options: Arc<Options>,
     roots: Arc<Mutex<RootState>>,
+    with_sessions_only: bool,
 }
 
 /// The connection's roots: fixed by `--root`, or the client's, fetched on first use and
@@ -45,7 +47,20 @@ impl EditrefServer {
                 current,
                 changed: false,
             })),
+            with_sessions_only: false,
         }
+    }
+
+    /// A handler that offers only the protocol revisions with sessions (up to 2025-11-25).
+    ///
+    /// Over HTTP, the 2026-07-28 revision has no session: every request would meet a fresh
+    /// handler, so no Read would ever count for a later Edit. Offering only the revisions that
+    /// keep an MCP session id makes a client negotiate one of them (clients fall back from
+    /// `server/discover` to `initialize`). Over stdio the connection is the session, and every
+    /// revision is offered.
+    pub fn with_sessions_only(mut self) -> EditrefServer {
+        self.with_sessions_only = true;
+        self
     }
 
     /// The session that serves `path` on this connection, asking the client for its roots
@@ -123,6 +138,14 @@ fn path_argument(tool: &str, args: &Value) -> Option<String> {
 }
 
 impl ServerHandler for EditrefServer {
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        if self.with_sessions_only {
+            Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        } else {
+            Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+        }
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("editref", crate::VERSION))

@@ -15,13 +15,14 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import warnings
 from pathlib import Path
 
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 EDITREF = ""
 CHECKS = []
@@ -49,6 +50,19 @@ def expect(cond, what):
 def equal(got, want, what):
     if got != want:
         raise AssertionError(f"{what}: got {got!r}, want {want!r}")
+
+
+@contextlib.asynccontextmanager
+async def stdio_discovered(cwd, *args):
+    """A client session that negotiates with `server/discover` (the 2026-07-28 revision)."""
+    params = StdioServerParameters(
+        command=EDITREF, args=["mcp", "--no-fsync", *args], cwd=str(cwd)
+    )
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                session.discovered = await session.discover()
+                yield session
 
 
 @contextlib.asynccontextmanager
@@ -329,7 +343,10 @@ async def the_clients_roots_confine_and_follow_changes(tmp):
                 "outside_root", "outside the client's root")
         roots[:] = [str(second)]
         s.roots_fetched.clear()
-        await s.send_roots_list_changed()
+        with warnings.catch_warnings():
+            # Roots are deprecated in the newest revision; this session negotiated an older one.
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            await s.send_roots_list_changed()
         await asyncio.wait_for(s.roots_fetched.wait(), 30)
         ok(await call(s, "Write", file_path=str(second / "s.txt"), content="s\n"), "new root")
         refused(await call(s, "Write", file_path=str(first / "g.txt"), content="g\n"),
@@ -338,6 +355,38 @@ async def the_clients_roots_confine_and_follow_changes(tmp):
     equal((second / "s.txt").read_bytes(), b"s\n", "second/s.txt")
     expect(not (first / "g.txt").exists(), "nothing written in the old root")
     no_temp_files(tmp)
+
+
+@check
+async def the_newest_revision_keeps_the_session_over_stdio(tmp):
+    f = tmp / "n.txt"
+    f.write_bytes(b"a\r\nb\r\n")
+    async with stdio_discovered(tmp) as s:
+        expect("2026-07-28" in s.discovered.supported_versions,
+               f"revisions: {s.discovered.supported_versions}")
+        ok(await call(s, "Read", file_path="n.txt"), "Read")
+        ok(await call(s, "Edit", file_path="n.txt", old_string="b", new_string="c"), "Edit")
+    equal(f.read_bytes(), b"a\r\nc\r\n", "bytes on disk")
+
+
+@check
+async def http_offers_only_revisions_with_sessions(tmp):
+    f = tmp / "h.txt"
+    f.write_bytes(b"one\n")
+    async with http_server(tmp) as url:
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write) as s:
+                try:
+                    await s.discover()
+                    raise AssertionError("server/discover over HTTP must be refused")
+                except MCPError as e:
+                    equal(e.error.code, -32022, "unsupported protocol version")
+                # What a client does then: the handshake, which has a session id.
+                await s.initialize()
+                ok(await call(s, "Read", file_path="h.txt"), "Read")
+                ok(await call(s, "Edit", file_path="h.txt", old_string="one", new_string="two"),
+                   "Edit after Read in the same session")
+    equal(f.read_bytes(), b"two\n", "bytes on disk")
 
 
 @check
