@@ -110,3 +110,31 @@ fn the_python_sdk_client_checks_pass() {
         "unexpected summary: {last}"
     );
 }
+
+/// The server acts with the rights of whoever runs it and has no authentication: it serves
+/// loopback addresses only, and says so with a usage error (exit 2) before binding anything.
+#[test]
+fn http_refuses_non_loopback_addresses() {
+    for addr in ["0.0.0.0:8765", "[::]:8765", "192.0.2.1:8765"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_editref"))
+            .args(["mcp", "--http", addr])
+            .output()
+            .expect("run editref");
+        assert_eq!(out.status.code(), Some(2), "{addr}: {}", shown(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("only loopback addresses"),
+            "{addr}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn unknown_tools_are_a_usage_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_editref"))
+        .args(["mcp", "--tools", "Read,Bash"])
+        .output()
+        .expect("run editref");
+    assert_eq!(out.status.code(), Some(2), "{}", shown(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown tool 'Bash'"));
+}

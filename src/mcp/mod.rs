@@ -98,3 +98,20 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .enable_all()
         .build()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_are_selected_by_name_in_the_spec_order() {
+        let mut o = Options::new("/");
+        assert_eq!(o.tools, crate::TOOLS);
+        o.select_tools("Edit, Read,Edit")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        assert_eq!(o.tools, ["Read", "Edit"]);
+        assert!(o.select_tools("Read,Bash").unwrap_err().contains("'Bash'"));
+        assert!(o.select_tools(" , ").is_err());
+    }
+}
