@@ -20,7 +20,11 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::Mutex;
+
+/// How long a call waits for the client to answer `roots/list` before it is refused.
+const ROOTS_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// One MCP connection: its options and, once known, its roots with a session per root.
 pub struct EditrefServer {
@@ -113,12 +117,16 @@ impl EditrefServer {
         if !offers_roots {
             return Ok(Vec::new());
         }
-        let listed = peer.list_roots().await.map_err(|e| {
+        let unknown = |why: String| {
             ToolError::new(
                 Code::Io,
-                format!("The client's roots could not be fetched ({e}), so no path can be checked against them. Try the call again."),
+                format!("The client's roots could not be fetched ({why}), so no path can be checked against them. Nothing was done; try the call again."),
             )
-        })?;
+        };
+        let listed = tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots())
+            .await
+            .map_err(|_| unknown(format!("no answer within {} s", ROOTS_TIMEOUT.as_secs())))?
+            .map_err(|e| unknown(e.to_string()))?;
         Ok(listed
             .roots
             .iter()
