@@ -59,6 +59,8 @@ pub mod disk;
 pub mod engine;
 pub mod error;
 pub mod matching;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod patch;
 pub mod protocol;
 pub mod repair;

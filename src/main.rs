@@ -1,5 +1,5 @@
 //! The `editref` binary: the tools for people (`read`, `edit`, …), for programs (`call`,
-//! `serve`), and the conformance harness (`conform`).
+//! `serve`, `mcp`), and the conformance harness (`conform`).
 //!
 //! Exit codes: 0 done, 1 refused (the error code is printed), 2 usage.
 
@@ -136,6 +136,27 @@ enum Command {
     },
     /// Speak adapter protocol v1 on stdin/stdout (what the conformance harness drives).
     Serve {
+        /// Skip fsync (tests and benchmarks only).
+        #[arg(long)]
+        no_fsync: bool,
+    },
+    /// Serve the tools over the Model Context Protocol (stdio, or streamable HTTP with --http).
+    #[cfg(feature = "mcp")]
+    Mcp {
+        /// Refuse paths whose final target lies outside DIR (repeatable: a path must lie under
+        /// one of them). Without it: the client's roots, else the working directory.
+        #[arg(long, value_name = "DIR")]
+        root: Vec<PathBuf>,
+        /// The tools to offer, comma-separated (default: all).
+        #[arg(
+            long,
+            value_name = "LIST",
+            default_value = "Read,Edit,MultiEdit,Write,NotebookEdit"
+        )]
+        tools: String,
+        /// Serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8765) instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
         /// Skip fsync (tests and benchmarks only).
         #[arg(long)]
         no_fsync: bool,
@@ -314,7 +335,47 @@ fn main() -> ExitCode {
                 }
             }
         }
+        #[cfg(feature = "mcp")]
+        Command::Mcp {
+            root,
+            tools,
+            http,
+            no_fsync,
+        } => mcp(root, &tools, http, no_fsync),
         Command::Conform { args } => conform(&args),
+    }
+}
+
+/// `editref mcp`: the MCP server, on stdio or (loopback only) streamable HTTP.
+#[cfg(feature = "mcp")]
+fn mcp(
+    roots: Vec<PathBuf>,
+    tools: &str,
+    http: Option<std::net::SocketAddr>,
+    no_fsync: bool,
+) -> ExitCode {
+    use editref::mcp;
+    let mut options = mcp::Options::new(current_dir());
+    options.roots = roots;
+    options.fsync = !no_fsync;
+    if let Err(e) = options.select_tools(tools) {
+        return usage(&e);
+    }
+    let served = match http {
+        Some(addr) if !mcp::http::allowed(&addr) => {
+            return usage(&format!(
+                "--http {addr}: only loopback addresses (127.0.0.1, [::1]) are served; the server has no authentication"
+            ))
+        }
+        Some(addr) => mcp::run_http(options, addr),
+        None => mcp::run_stdio(options),
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("editref mcp: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

@@ -32,18 +32,20 @@ pub use write::{WriteInput, WriteKind, WriteOutput};
 use schemars::{JsonSchema, Schema};
 
 /// The JSON Schema of a tool input, as front ends publish it (draft 2020-12, inlined: no
-/// `$defs` to resolve, which some agent runtimes do not follow).
+/// `$defs` to resolve, which some agent runtimes do not follow). It describes what is
+/// *parsed*: fields with a default are optional.
 pub fn input_schema<T: JsonSchema>() -> Schema {
-    schema_of::<T>()
+    schema_of::<T>(schemars::generate::SchemaSettings::draft2020_12().for_deserialize())
 }
 
-/// The JSON Schema of a tool output (the result object), as front ends publish it.
+/// The JSON Schema of a tool output (the result object), as front ends publish it. It
+/// describes what is *serialized*: a field left out when it has its usual value (`dryRun`,
+/// `durable`) is optional, so every result validates against it.
 pub fn output_schema<T: JsonSchema>() -> Schema {
-    schema_of::<T>()
+    schema_of::<T>(schemars::generate::SchemaSettings::draft2020_12().for_serialize())
 }
 
-fn schema_of<T: JsonSchema>() -> Schema {
-    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+fn schema_of<T: JsonSchema>(mut settings: schemars::generate::SchemaSettings) -> Schema {
     settings.inline_subschemas = true;
     settings.into_generator().into_root_schema_for::<T>()
 }
@@ -106,5 +108,16 @@ mod tests {
         ] {
             assert!(out.to_string().contains(&format!("\"{key}\"")), "{key}");
         }
+    }
+
+    /// Fields a result leaves out when they have their usual value are not required, so a
+    /// client that validates results against the schema accepts every result.
+    #[test]
+    fn output_schemas_do_not_require_omitted_fields() {
+        let edit: Value = output_schema::<EditOutput>().into();
+        let required = edit["required"].as_array().cloned().unwrap_or_default();
+        assert!(required.contains(&Value::from("filePath")));
+        assert!(!required.contains(&Value::from("dryRun")));
+        assert!(!required.contains(&Value::from("durable")));
     }
 }

@@ -1,0 +1,117 @@
+//! `editref mcp`: the five tools as a Model Context Protocol server, so that any MCP client —
+//! an agent, an IDE — gets editref's edits instead of its own.
+//!
+//! A front end like `serve`: it owns connections and framing and calls
+//! [`Session::call`](crate::Session::call), never the tools directly. The pieces, one job each:
+//! [`tools`] describes the tools (schemas, descriptions, annotations), [`result`] turns a
+//! tool's result or refusal into an MCP tool result, [`roots`] decides which directories a
+//! connection may touch and routes each path to the session of its root, [`server`] is the
+//! protocol handler of one connection, and [`http`] the streamable HTTP transport (stdio needs
+//! no module of its own).
+//!
+//! One editref session per MCP connection (per MCP session id over HTTP): read-before-write
+//! and staleness hold across the calls of one client, and one client's reads never let
+//! another write.
+
+pub mod http;
+pub mod result;
+pub mod roots;
+pub mod server;
+pub mod tools;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// What `editref mcp` was asked to serve.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Directories every path must resolve into. Empty: the client's roots (MCP `roots/list`)
+    /// if it offers them, else the working directory.
+    pub roots: Vec<PathBuf>,
+    /// The tools offered, by name, in the order of [`crate::TOOLS`].
+    pub tools: Vec<&'static str>,
+    /// The working directory: relative paths are resolved against it when it lies under a
+    /// root, else against the first root.
+    pub cwd: PathBuf,
+    /// Write with fsync (DISK-6). Off only for tests and benchmarks.
+    pub fsync: bool,
+}
+
+impl Options {
+    /// Every tool, no fixed roots, fsync on.
+    pub fn new(cwd: impl Into<PathBuf>) -> Options {
+        Options {
+            roots: Vec::new(),
+            tools: crate::TOOLS.to_vec(),
+            cwd: cwd.into(),
+            fsync: true,
+        }
+    }
+
+    /// Selects the tools from a comma-separated list such as `Read,Edit`. Unknown names are an
+    /// error that lists the known ones.
+    pub fn select_tools(&mut self, list: &str) -> Result<(), String> {
+        let mut chosen = Vec::new();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match crate::TOOLS.iter().find(|t| **t == name) {
+                Some(t) if !chosen.contains(t) => chosen.push(*t),
+                Some(_) => {}
+                None => {
+                    return Err(format!(
+                        "unknown tool '{name}' in --tools; the tools are {}",
+                        crate::TOOLS.join(", ")
+                    ))
+                }
+            }
+        }
+        if chosen.is_empty() {
+            return Err("--tools names no tool".into());
+        }
+        // Listed in the spec's order, whatever order they were given in.
+        chosen.sort_by_key(|t| crate::TOOLS.iter().position(|x| x == t));
+        self.tools = chosen;
+        Ok(())
+    }
+}
+
+/// Serves one MCP client on stdin/stdout until it disconnects.
+pub fn run_stdio(options: Options) -> std::io::Result<()> {
+    runtime()?.block_on(async move {
+        use rmcp::ServiceExt;
+        let handler = server::EditrefServer::new(options);
+        let running = handler
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(std::io::Error::other)?;
+        running.waiting().await.map_err(std::io::Error::other)?;
+        Ok(())
+    })
+}
+
+/// Serves MCP clients over streamable HTTP on `addr` (loopback only) until interrupted.
+pub fn run_http(options: Options, addr: SocketAddr) -> std::io::Result<()> {
+    runtime()?.block_on(http::serve(options, addr))
+}
+
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_are_selected_by_name_in_the_spec_order() {
+        let mut o = Options::new("/");
+        assert_eq!(o.tools, crate::TOOLS);
+        o.select_tools("Edit, Read,Edit")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        assert_eq!(o.tools, ["Read", "Edit"]);
+        assert!(o.select_tools("Read,Bash").unwrap_err().contains("'Bash'"));
+        assert!(o.select_tools(" , ").is_err());
+    }
+}

@@ -1,0 +1,199 @@
+//! Root confinement for an MCP connection: the directories its calls may read and write, and
+//! which editref session serves a path.
+//!
+//! A [`Session`] confines itself to one root (PATH-2). With several roots the connection keeps
+//! one session per root and sends each call to the first root its path resolves into (with
+//! every symlink followed, by the session's own resolution); a path that resolves into none is
+//! refused with `outside_root`. A given file always lands in the same session, so
+//! read-before-write and staleness work as with a single root; and each check is the
+//! session's own, made again by the tool itself, so a symlink swapped in between is still
+//! caught.
+
+use crate::{Code, Config, Session, ToolError};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The sessions of one connection, one per root, in the order the roots were given.
+pub struct Roots {
+    cwd: PathBuf,
+    fsync: bool,
+    sessions: Vec<(PathBuf, Arc<Session>)>,
+}
+
+impl Roots {
+    /// Sessions for `dirs` (at least one is expected; none means the working directory).
+    /// Relative paths resolve against `cwd` when it lies under a root, else against the first
+    /// root.
+    pub fn new(dirs: &[PathBuf], cwd: &Path, fsync: bool) -> Roots {
+        Roots::reusing(dirs, cwd, fsync, &[])
+    }
+
+    /// The same connection with a new set of roots: sessions of roots that remain are kept, with
+    /// their read state.
+    pub fn rebuilt(&self, dirs: &[PathBuf]) -> Roots {
+        Roots::reusing(dirs, &self.cwd, self.fsync, &self.sessions)
+    }
+
+    fn reusing(
+        dirs: &[PathBuf],
+        cwd: &Path,
+        fsync: bool,
+        old: &[(PathBuf, Arc<Session>)],
+    ) -> Roots {
+        let mut roots: Vec<PathBuf> = Vec::new();
+        for dir in dirs {
+            let dir = canonical(&cwd.join(dir));
+            if !roots.contains(&dir) {
+                roots.push(dir);
+            }
+        }
+        if roots.is_empty() {
+            roots.push(canonical(cwd));
+        }
+        let here = canonical(cwd);
+        let session_cwd = if roots.iter().any(|r| here.starts_with(r)) {
+            cwd.to_path_buf()
+        } else {
+            roots[0].clone()
+        };
+        let sessions = roots
+            .into_iter()
+            .map(|root| {
+                let kept = old.iter().find(|(r, s)| {
+                    *r == root && s.config().cwd == session_cwd && s.config().fsync == fsync
+                });
+                let session = match kept {
+                    Some((_, s)) => Arc::clone(s),
+                    None => {
+                        let mut config = Config::new(&session_cwd).with_root(&root);
+                        config.fsync = fsync;
+                        Arc::new(Session::new(config))
+                    }
+                };
+                (root, session)
+            })
+            .collect();
+        Roots {
+            cwd: cwd.to_path_buf(),
+            fsync,
+            sessions,
+        }
+    }
+
+    /// The roots, canonical, in order.
+    pub fn dirs(&self) -> Vec<PathBuf> {
+        self.sessions.iter().map(|(r, _)| r.clone()).collect()
+    }
+
+    /// The session that serves `path`: the first root it resolves into. `None` (a call whose
+    /// path is missing or not a string) goes to the first session, whose input check refuses
+    /// it.
+    pub fn route(&self, path: Option<&str>) -> Result<Arc<Session>, ToolError> {
+        let first = match self.sessions.first() {
+            Some((_, s)) => Arc::clone(s),
+            None => return Err(ToolError::new(Code::OutsideRoot, "No root is configured.")),
+        };
+        let (Some(path), true) = (path, self.sessions.len() > 1) else {
+            return Ok(first);
+        };
+        for (_, session) in &self.sessions {
+            match session.resolve(path) {
+                Err(e) if e.code == Code::OutsideRoot => continue,
+                // Inside this root, or a refusal of the path itself that the tool will give.
+                _ => return Ok(Arc::clone(session)),
+            }
+        }
+        let list: Vec<String> = self
+            .sessions
+            .iter()
+            .map(|(r, _)| r.display().to_string())
+            .collect();
+        Err(ToolError::new(
+            Code::OutsideRoot,
+            format!(
+                "'{path}' resolves outside every allowed root ({}). Only files under these roots can be read or changed.",
+                list.join(", ")
+            ),
+        ))
+    }
+}
+
+/// The directory a `file://` root URI names; `None` for other schemes or a URI that does not
+/// decode to a path.
+pub fn path_of_uri(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    // file:///abs or file://localhost/abs
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !path.starts_with('/') {
+        return None;
+    }
+    let bytes = percent_decode(path)?;
+    use std::os::unix::ffi::OsStringExt;
+    Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+}
+
+fn percent_decode(s: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut bytes = s.bytes();
+    while let Some(b) = bytes.next() {
+        if b == b'%' {
+            let hi = (bytes.next()? as char).to_digit(16)?;
+            let lo = (bytes.next()? as char).to_digit(16)?;
+            out.push((hi * 16 + lo) as u8);
+        } else {
+            out.push(b);
+        }
+    }
+    if out.contains(&0) {
+        return None;
+    }
+    Some(out)
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_decode_to_paths() {
+        assert_eq!(
+            path_of_uri("file:///a/b%20c"),
+            Some(PathBuf::from("/a/b c"))
+        );
+        assert_eq!(path_of_uri("file://localhost/x"), Some(PathBuf::from("/x")));
+        assert_eq!(path_of_uri("https://example.org/x"), None);
+        assert_eq!(path_of_uri("file:///a%00b"), None);
+        assert_eq!(path_of_uri("file:///a%4"), None);
+    }
+
+    #[test]
+    fn a_path_goes_to_the_root_it_lies_under() -> std::io::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir_all(&a)?;
+        std::fs::create_dir_all(&b)?;
+        let roots = Roots::new(&[a.clone(), b.clone()], dir.path(), false);
+        let in_b = b.join("f.txt");
+        let session = roots.route(in_b.to_str()).map_err(std::io::Error::other)?;
+        assert_eq!(
+            session.config().root.as_deref(),
+            Some(canonical(&b).as_path())
+        );
+        let outside = dir.path().join("c.txt");
+        let err = roots.route(outside.to_str()).err().map(|e| e.code);
+        assert_eq!(err, Some(Code::OutsideRoot));
+        // A root that remains keeps its session (and its read state) when the roots change,
+        // as long as relative paths still start at the same place.
+        let in_a = a.join("f.txt");
+        let before = roots.route(in_a.to_str()).map_err(std::io::Error::other)?;
+        let again = roots.rebuilt(std::slice::from_ref(&a));
+        let kept = again.route(in_a.to_str()).map_err(std::io::Error::other)?;
+        assert!(Arc::ptr_eq(&before, &kept));
+        assert_eq!(again.dirs(), vec![canonical(&a)]);
+        Ok(())
+    }
+}

@@ -1,0 +1,161 @@
+//! The tools as an MCP client sees them in `tools/list`: name, title, the rules the model must
+//! follow, input and output schemas, and behaviour hints.
+//!
+//! The schemas come from the typed API ([`crate::api::input_schema`] and
+//! [`crate::api::output_schema`] over the very types the tools parse and return), so what a
+//! client is told cannot drift from what the server accepts and sends back.
+
+use crate::api::{
+    input_schema, output_schema, EditInput, EditOutput, MultiEditInput, MultiEditOutput,
+    NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput, WriteInput, WriteOutput,
+};
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use schemars::{JsonSchema, Schema};
+use serde_json::Value;
+use std::sync::Arc;
+
+const READ: &str = "Reads a file from the local file system. Text comes back with line numbers \
+(number, tab, line); use offset and limit for a part of a large file. Images come back as images, \
+notebooks as their cells. Read a file in full before you edit or overwrite it: Edit, MultiEdit, \
+Write and NotebookEdit refuse a file this session has not read completely, or that changed on \
+disk since it was read (read it again then).";
+
+const EDIT: &str = "Replaces text in a file. old_string must match the file exactly (copy it \
+from Read's output without the line-number prefix) and must occur exactly once, unless \
+replace_all is true. Include enough surrounding lines to make it unique. Read the whole file \
+first. The edit is refused, never guessed: if old_string is missing, occurs more than once, or \
+the file changed since it was read, nothing is written and the error says what to do. Line \
+endings, encoding and everything outside the replaced text stay as they were. The result is a \
+unified diff.";
+
+const MULTI_EDIT: &str = "Applies several edits to one file in order, all or none. Each edit \
+follows Edit's rules (exact, unique old_string unless replace_all) against the text left by the \
+edits before it; an edit may not touch text an earlier edit inserted. Read the whole file \
+first. If any edit is refused, the file is left untouched.";
+
+const WRITE: &str = "Writes a whole file: creates it, or replaces the content of an existing \
+file. Replacing needs a full Read of the file first in this session, and is refused if the file \
+changed since. Prefer Edit or MultiEdit to change part of a file. The file's encoding, BOM and \
+line endings are kept.";
+
+const NOTEBOOK_EDIT: &str = "Replaces, inserts or deletes one cell of a Jupyter notebook \
+(.ipynb). Read the notebook first. cell_id names the cell (or cell-N for the N-th, 0-based); \
+edit_mode is replace (default), insert (after cell_id, or at the start) or delete. The rest of \
+the notebook is left as it was.";
+
+/// The definition of one tool, or `None` for a name that is not a tool.
+pub fn tool(name: &str) -> Option<Tool> {
+    let (title, description, input, output, annotations) = match name {
+        "Read" => (
+            "Read file",
+            READ,
+            input_schema::<ReadInput>(),
+            object_schema::<ReadOutput>(),
+            hints(true, false, true),
+        ),
+        "Edit" => (
+            "Edit file",
+            EDIT,
+            input_schema::<EditInput>(),
+            object_schema::<EditOutput>(),
+            hints(false, false, false),
+        ),
+        "MultiEdit" => (
+            "Edit file (several edits)",
+            MULTI_EDIT,
+            input_schema::<MultiEditInput>(),
+            object_schema::<MultiEditOutput>(),
+            hints(false, false, false),
+        ),
+        "Write" => (
+            "Write file",
+            WRITE,
+            input_schema::<WriteInput>(),
+            object_schema::<WriteOutput>(),
+            hints(false, true, false),
+        ),
+        "NotebookEdit" => (
+            "Edit notebook cell",
+            NOTEBOOK_EDIT,
+            input_schema::<NotebookEditInput>(),
+            object_schema::<NotebookEditOutput>(),
+            hints(false, false, false),
+        ),
+        _ => return None,
+    };
+    let (read_only, destructive, idempotent) = annotations;
+    let hints = ToolAnnotations::with_title(title)
+        .read_only(read_only)
+        .destructive(destructive)
+        .idempotent(idempotent)
+        .open_world(false);
+    Some(
+        Tool::new(name.to_string(), description, object(input))
+            .with_title(title)
+            .with_raw_output_schema(object(output))
+            .with_annotations(hints),
+    )
+}
+
+/// readOnly, destructive, idempotent. Edits change files but only the text named (not
+/// destructive); Write replaces a whole file (destructive); only Read can be repeated with the
+/// same effect.
+fn hints(read_only: bool, destructive: bool, idempotent: bool) -> (bool, bool, bool) {
+    (read_only, destructive, idempotent)
+}
+
+/// An output schema whose root is an object, as MCP requires. Read's result is a tagged enum,
+/// whose schema is a `oneOf` of objects: the root then gets `"type": "object"` and keeps the
+/// `oneOf`.
+pub fn object_schema<T: JsonSchema>() -> Schema {
+    let mut schema = output_schema::<T>();
+    if let Some(map) = schema.as_object_mut() {
+        if !map.contains_key("type") {
+            map.insert("type".into(), Value::String("object".into()));
+        }
+    }
+    schema
+}
+
+fn object(schema: Schema) -> Arc<JsonObject> {
+    match Value::from(schema) {
+        Value::Object(map) => Arc::new(map),
+        // A schema of `true`/`false` never comes out of a struct or enum; accept anything then.
+        _ => Arc::new(JsonObject::from_iter([(
+            "type".to_string(),
+            Value::String("object".into()),
+        )])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_an_object_input_and_output_schema() {
+        for name in crate::TOOLS {
+            let t = tool(name).expect(name);
+            assert_eq!(t.input_schema["type"], "object", "{name}");
+            let out = t.output_schema.expect(name);
+            assert_eq!(out["type"], "object", "{name}");
+            assert!(t.description.is_some() && t.title.is_some());
+        }
+        let read = tool("Read").unwrap().output_schema.unwrap();
+        assert!(read.contains_key("oneOf"), "Read keeps its variants");
+        assert!(tool("Bash").is_none());
+    }
+
+    #[test]
+    fn hints_say_what_the_tool_does() {
+        let read = tool("Read").unwrap().annotations.unwrap();
+        assert_eq!(read.read_only_hint, Some(true));
+        assert_eq!(read.idempotent_hint, Some(true));
+        let write = tool("Write").unwrap().annotations.unwrap();
+        assert_eq!(write.read_only_hint, Some(false));
+        assert_eq!(write.destructive_hint, Some(true));
+        let edit = tool("Edit").unwrap().annotations.unwrap();
+        assert_eq!(edit.destructive_hint, Some(false));
+        assert_eq!(edit.idempotent_hint, Some(false));
+    }
+}
