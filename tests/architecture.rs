@@ -12,6 +12,7 @@ use std::path::Path;
 /// What each top-level module may use, from the entry down.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("protocol", &["error", "session"]),
+    ("mcp", &["api", "error", "session"]),
     ("call", &["api", "error", "session", "tools"]),
     ("api", &["error", "patch"]),
     (
