@@ -1,12 +1,14 @@
-//! The whole corpus as named tests, against the reference implementation twice: in process
-//! (`builtin::<id>`) and through the `editref serve` binary (`serve::<id>`), so a failure names
-//! the case id and `cargo test --test conformance -- eol/` runs one area.
+//! The whole corpus as named tests, against the reference implementation three times: in
+//! process (`builtin::<id>`), through the `editref serve` binary (`serve::<id>`) and through
+//! `editref mcp` with the harness as MCP client (`mcp::<id>`), so a failure names the case id
+//! and `cargo test --test conformance -- eol/` runs one area.
 //!
 //! The corpus is `conformance/cases` of this crate, or the directory in `EDITREF_CORPUS`.
 
 use editref_conform::adapter::{Adapter, Builtin};
 use editref_conform::case::{Case, Level};
 use editref_conform::load;
+use editref_conform::mcp::Mcp;
 use editref_conform::run::{self, CaseRecord, Status};
 use editref_conform::subprocess::Subprocess;
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -64,9 +66,9 @@ fn run_with(adapter: &mut dyn Adapter, case: &Case) -> Result<(), Failed> {
     verdict(rec)
 }
 
-fn serve_command() -> String {
+fn editref_command(subcommand: &str) -> String {
     let exe = env!("CARGO_BIN_EXE_editref").replace('\'', "'\\''");
-    format!("'{exe}' serve")
+    format!("'{exe}' {subcommand}")
 }
 
 fn main() {
@@ -97,7 +99,18 @@ fn main() {
         let c = Arc::clone(&case);
         trials.push(
             Trial::test(format!("serve::{}", case.id), move || {
-                run_with(&mut Subprocess::new(&serve_command(), TIMEOUT, true), &c)
+                run_with(
+                    &mut Subprocess::new(&editref_command("serve"), TIMEOUT, true),
+                    &c,
+                )
+            })
+            .with_ignored_flag(ignored),
+        );
+        let c = Arc::clone(&case);
+        trials.push(
+            Trial::test(format!("mcp::{}", case.id), move || {
+                let mut mcp = Mcp::new(&editref_command("mcp"), TIMEOUT, true)?;
+                run_with(&mut mcp, &c)
             })
             .with_ignored_flag(ignored),
         );

@@ -12,7 +12,8 @@
 //!   harness actions (modify, touch, chmod, remove), keeps what every entry should be and
 //!   observes what it is;
 //! - [`adapter`] is the implementation under test as a trait — [`subprocess`] for any program
-//!   speaking the protocol, [`adapter::Builtin`] for editref's own library in process;
+//!   speaking the protocol, [`mcp`] for any MCP server offering the tools (the harness is its
+//!   client), [`adapter::Builtin`] for editref's own library in process;
 //! - [`check`] judges replies (subset match) and the final tree (expectations, unlisted files,
 //!   residue);
 //! - [`run`] runs a case and turns results into statuses, expectations (xfail/xpass), exit
@@ -32,6 +33,7 @@ pub mod cli;
 pub mod load;
 pub mod manifest;
 pub mod matrix;
+pub mod mcp;
 pub mod report;
 pub mod run;
 pub mod sandbox;

@@ -13,7 +13,8 @@ use std::path::PathBuf;
     name = "editref conform",
     about = "Certify an implementation of the file tools against the conformance corpus",
     long_about = "Runs every corpus case against an implementation that speaks adapter protocol v1 \
-                  (--impl) or against editref itself (--builtin), judges replies and final file \
+                  (--impl), against an MCP server offering the tools (--mcp) or against editref \
+                  itself (--builtin), judges replies and final file \
                   trees, and reports per case.",
     after_help = "Exit status: 0 when no core case failed, crashed or timed out and nothing is an \
                   xpass or a harness error; 1 otherwise; 2 on usage errors.",
@@ -35,6 +36,18 @@ pub(super) struct RunArgs {
     /// Run against editref's own implementation, in process.
     #[arg(long)]
     pub(super) builtin: bool,
+    /// The command that starts an MCP server offering the tools (run with `sh -c` in each
+    /// case's sandbox, one server per case, spoken to over stdio; no adapter needed).
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = ["implementation", "builtin"])]
+    pub(super) mcp: Option<String>,
+    /// The server's names for the corpus tools, e.g. `Edit=edit_file,Read=read_text_file`
+    /// (with --mcp; a tool not named keeps its corpus name).
+    #[arg(long, value_name = "TOOL=NAME,...", requires = "mcp", conflicts_with_all = ["implementation", "builtin"])]
+    pub(super) mcp_tools: Option<String>,
+    /// The features the server declares, comma-separated (with --mcp). Default: the whole
+    /// vocabulary when it lists all five tools, else the tool features of those it lists.
+    #[arg(long, value_name = "FEATURE,...", requires = "mcp", conflicts_with_all = ["implementation", "builtin"])]
+    pub(super) mcp_features: Option<String>,
     /// The corpus directory (`conformance/cases`, or the `conformance` directory above it).
     /// Default: ./conformance/cases if present, else the corpus built into this binary.
     #[arg(long, value_name = "DIR")]

@@ -13,6 +13,8 @@ use crate::adapter::{Adapter, Builtin, Hello};
 use crate::case::Level;
 use crate::load::{self, Corpus};
 use crate::manifest;
+use crate::mcp::mapping::{self, ToolMap};
+use crate::mcp::Mcp;
 use crate::report::{
     rfc3339, Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection,
     SCHEMA_VERSION,
@@ -41,21 +43,42 @@ fn load_corpus(corpus: Option<PathBuf>) -> Result<Corpus, String> {
     }
 }
 
+/// The `--mcp` adapter with its `--mcp-tools` and `--mcp-features`.
+fn mcp_adapter(args: &RunArgs, command: &str, timeout: Duration) -> Result<Mcp, String> {
+    let mut adapter = Mcp::new(command, timeout, !args.show_stderr)?;
+    if let Some(spec) = &args.mcp_tools {
+        adapter = adapter.with_tools(ToolMap::parse(spec)?);
+    }
+    if let Some(spec) = &args.mcp_features {
+        adapter = adapter.with_features(mapping::parse_features(spec));
+    }
+    Ok(adapter)
+}
+
 /// Runs the selected cases against the implementation of `args`; returns the exit code.
 pub(super) fn run_cmd(args: RunArgs) -> u8 {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return usage("--timeout must be a positive number of seconds");
     }
     let timeout = Duration::from_secs_f64(args.timeout);
-    let (mut adapter, command): (Box<dyn Adapter>, String) =
-        match (&args.implementation, args.builtin) {
-            (Some(cmd), false) => (
-                Box::new(Subprocess::new(cmd, timeout, !args.show_stderr)),
-                cmd.clone(),
-            ),
-            (None, true) => (Box::new(Builtin::new(timeout)), "builtin".into()),
-            _ => return usage("say what to certify: --impl \"COMMAND\" or --builtin (see --help)"),
-        };
+    let (mut adapter, command): (Box<dyn Adapter>, String) = match (
+        &args.implementation,
+        &args.mcp,
+        args.builtin,
+    ) {
+        (Some(cmd), None, false) => (
+            Box::new(Subprocess::new(cmd, timeout, !args.show_stderr)),
+            cmd.clone(),
+        ),
+        (None, Some(cmd), false) => match mcp_adapter(&args, cmd, timeout) {
+            Ok(a) => (Box::new(a), format!("mcp: {cmd}")),
+            Err(e) => return usage(&e),
+        },
+        (None, None, true) => (Box::new(Builtin::new(timeout)), "builtin".into()),
+        _ => return usage(
+            "say what to certify: --impl \"COMMAND\", --mcp \"COMMAND\" or --builtin (see --help)",
+        ),
+    };
     let corpus = match load_corpus(args.corpus.clone()) {
         Ok(c) => c,
         Err(e) => return usage(&e),

@@ -1,0 +1,191 @@
+//! What `--mcp` translates, kept apart from the connection so it can be tested without a
+//! server: corpus tool names to the server's tool names (`--mcp-tools`), the tools a server
+//! lists to the features it declares (`--mcp-features` overrides), and an MCP tool result to
+//! the [`Reply`] the runner judges.
+//!
+//! The rules, as the README states them:
+//!
+//! - a corpus tool the server does not list is a feature the server lacks;
+//! - a server that lists all five tools declares the whole vocabulary ([`FEATURES`]): it is held
+//!   to every case, the way `editref mcp` is; one that lists fewer declares only the tool
+//!   features of the tools it lists;
+//! - a result without `isError` is the output (its `structuredContent`, else `{"content": TEXT}`);
+//!   one with `isError: true` is the error object (`structuredContent.error` when it carries a
+//!   `code` and a `message`, else `{"code": "error", "message": TEXT}`).
+
+use crate::adapter::Reply;
+use editref_protocol::{FEATURES, TOOLS};
+use rmcp_client::model::CallToolResult;
+use serde_json::{json, Value};
+
+/// The feature each corpus tool stands for.
+const TOOL_FEATURES: [(&str, &str); 5] = [
+    ("Read", "read"),
+    ("Edit", "edit"),
+    ("MultiEdit", "multi_edit"),
+    ("Write", "write"),
+    ("NotebookEdit", "notebook_edit"),
+];
+
+/// Corpus tool names to the server's tool names; identity for a tool not named.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolMap {
+    renamed: Vec<(String, String)>,
+}
+
+impl ToolMap {
+    /// Parses `Edit=edit_file,Read=read_text_file`. A name that is not a corpus tool, an empty
+    /// server name or a tool given twice is an error that says so.
+    pub fn parse(spec: &str) -> Result<ToolMap, String> {
+        let mut renamed: Vec<(String, String)> = Vec::new();
+        for pair in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((ours, theirs)) = pair.split_once('=') else {
+                return Err(format!(
+                    "--mcp-tools: '{pair}' is not CORPUS_TOOL=SERVER_TOOL"
+                ));
+            };
+            let (ours, theirs) = (ours.trim(), theirs.trim());
+            if !TOOLS.contains(&ours) {
+                return Err(format!(
+                    "--mcp-tools: '{ours}' is not a corpus tool; the tools are {}",
+                    TOOLS.join(", ")
+                ));
+            }
+            if theirs.is_empty() {
+                return Err(format!("--mcp-tools: no server tool name for {ours}"));
+            }
+            if renamed.iter().any(|(o, _)| o == ours) {
+                return Err(format!("--mcp-tools: {ours} is mapped twice"));
+            }
+            renamed.push((ours.to_string(), theirs.to_string()));
+        }
+        Ok(ToolMap { renamed })
+    }
+
+    /// The server's name for the corpus tool `tool`.
+    pub fn server_name<'a>(&'a self, tool: &'a str) -> &'a str {
+        self.renamed
+            .iter()
+            .find(|(o, _)| o == tool)
+            .map_or(tool, |(_, t)| t.as_str())
+    }
+}
+
+/// The features a server declares, given the names of the tools it lists.
+pub fn derive_features(map: &ToolMap, listed: &[String]) -> Vec<String> {
+    let offered: Vec<&str> = TOOL_FEATURES
+        .iter()
+        .filter(|(tool, _)| listed.iter().any(|l| l == map.server_name(tool)))
+        .map(|(_, feature)| *feature)
+        .collect();
+    if offered.len() == TOOL_FEATURES.len() {
+        FEATURES.iter().map(|f| f.to_string()).collect()
+    } else {
+        offered.into_iter().map(str::to_string).collect()
+    }
+}
+
+/// Parses `--mcp-features a,b,c` (blanks and repeats dropped, order kept).
+pub fn parse_features(spec: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in spec.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+        if !out.iter().any(|o| o == f) {
+            out.push(f.to_string());
+        }
+    }
+    out
+}
+
+/// The text of a result: its text blocks, joined by newlines.
+fn text_of(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// An MCP tool result as the reply the runner judges.
+pub fn to_reply(result: &CallToolResult) -> Reply {
+    if result.is_error == Some(true) {
+        let structured = result
+            .structured_content
+            .as_ref()
+            .and_then(|s| s.get("error"))
+            .filter(|e| {
+                e.get("code").is_some_and(Value::is_string)
+                    && e.get("message").is_some_and(Value::is_string)
+            });
+        return Reply::Err(match structured {
+            Some(e) => e.clone(),
+            None => json!({"code": "error", "message": text_of(result)}),
+        });
+    }
+    Reply::Ok(match &result.structured_content {
+        Some(s) => s.clone(),
+        None => json!({"content": text_of(result)}),
+    })
+}
+
+/// A JSON-RPC error answering a call, as the reply the runner judges.
+pub fn protocol_error(message: impl Into<String>) -> Reply {
+    Reply::Err(json!({"code": "protocol_error", "message": message.into()}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp_client::model::ContentBlock;
+
+    #[test]
+    fn tool_names_map_and_default_to_identity() {
+        let map = ToolMap::parse("Edit=edit_file, Read = read_text_file").unwrap();
+        assert_eq!(map.server_name("Edit"), "edit_file");
+        assert_eq!(map.server_name("Read"), "read_text_file");
+        assert_eq!(map.server_name("Write"), "Write");
+        assert_eq!(ToolMap::parse("").unwrap(), ToolMap::default());
+        for bad in ["Bash=bash", "Edit", "Edit=", "Edit=a,Edit=b"] {
+            assert!(ToolMap::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn features_follow_the_listed_tools() {
+        let all: Vec<String> = TOOLS.iter().map(|t| t.to_string()).collect();
+        let map = ToolMap::default();
+        assert_eq!(derive_features(&map, &all).len(), FEATURES.len());
+        let some = vec!["read_text_file".to_string(), "Write".into(), "other".into()];
+        let map = ToolMap::parse("Read=read_text_file").unwrap();
+        assert_eq!(derive_features(&map, &some), ["read", "write"]);
+        assert!(derive_features(&ToolMap::default(), &[]).is_empty());
+        assert_eq!(parse_features("read, edit,,read"), ["read", "edit"]);
+    }
+
+    #[test]
+    fn results_become_replies() {
+        let out = json!({"filePath": "a", "replacements": 1});
+        let mut ok = CallToolResult::success(vec![ContentBlock::text("done")]);
+        assert_eq!(to_reply(&ok), Reply::Ok(json!({"content": "done"})));
+        ok.structured_content = Some(out.clone());
+        assert_eq!(to_reply(&ok), Reply::Ok(out));
+
+        let mut err = CallToolResult::error(vec![
+            ContentBlock::text("no such"),
+            ContentBlock::text("file"),
+        ]);
+        assert_eq!(
+            to_reply(&err),
+            Reply::Err(json!({"code": "error", "message": "no such\nfile"}))
+        );
+        // An error object without a message is not the editref shape: the text is used.
+        err.structured_content = Some(json!({"error": {"code": "not_found"}}));
+        assert_eq!(
+            to_reply(&err),
+            Reply::Err(json!({"code": "error", "message": "no such\nfile"}))
+        );
+        let e = json!({"code": "ambiguous", "message": "twice", "count": 2});
+        err.structured_content = Some(json!({ "error": e }));
+        assert_eq!(to_reply(&err), Reply::Err(e));
+    }
+}

@@ -1,0 +1,200 @@
+//! The MCP client adapter (`--mcp "COMMAND"`): certifies any MCP server that offers
+//! Claude-Code-shaped file tools, with no adapter program in between.
+//!
+//! Protocol v1 assumes one long-lived adapter that opens a session per case; an MCP server's
+//! session is its connection. So every case gets a server of its own, started with
+//! `sh -c COMMAND` in the case's sandbox and told (through `roots/list`) that the sandbox is
+//! its only root; `case_end` closes it. The handshake (`hello`) starts one more, in an empty
+//! directory, to learn the server's name and tools. Calls go out as `tools/call` with the
+//! case's input as arguments. [`client`] holds the connection, [`mapping`] the translation:
+//! tool names, features, and results to replies.
+//!
+//! A server that exits, breaks the protocol or does not answer within the per-call timeout ends
+//! the case as `crash` or `timeout`, exactly as an adapter process would; it is killed, and the
+//! next case starts a new one.
+
+pub mod client;
+pub mod mapping;
+
+use crate::adapter::{Adapter, AdapterError, Hello, Reply};
+use crate::sandbox::Sandbox;
+use client::{Connection, Failure};
+use mapping::{derive_features, protocol_error, to_reply, ToolMap};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::runtime::Runtime;
+
+/// The `--mcp` adapter.
+pub struct Mcp {
+    command: String,
+    timeout: Duration,
+    tools: ToolMap,
+    features: Option<Vec<String>>,
+    /// The server's stderr, collected for [`Adapter::take_stderr`]; `None` lets it through.
+    stderr: Option<Arc<Mutex<Vec<u8>>>>,
+    runtime: Runtime,
+    conn: Option<Connection>,
+    hello: Option<Hello>,
+}
+
+impl Mcp {
+    /// An adapter for the server started by `command` (with `sh -c`), with this per-call
+    /// timeout. With `capture_stderr` the server's stderr goes into the case records instead
+    /// of the terminal.
+    pub fn new(command: &str, timeout: Duration, capture_stderr: bool) -> Result<Mcp, String> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("editref-mcp-client")
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the MCP client runtime: {e}"))?;
+        Ok(Mcp {
+            command: command.to_string(),
+            timeout,
+            tools: ToolMap::default(),
+            features: None,
+            stderr: capture_stderr.then(Arc::default),
+            runtime,
+            conn: None,
+            hello: None,
+        })
+    }
+
+    /// Maps corpus tool names to the server's (`--mcp-tools`).
+    pub fn with_tools(mut self, tools: ToolMap) -> Mcp {
+        self.tools = tools;
+        self
+    }
+
+    /// Declares these features instead of the ones the tool list implies (`--mcp-features`).
+    pub fn with_features(mut self, features: Vec<String>) -> Mcp {
+        self.features = Some(features);
+        self
+    }
+
+    fn open(&self, dir: &Path) -> Result<Connection, AdapterError> {
+        Connection::open(
+            &self.runtime,
+            &self.command,
+            dir,
+            self.timeout,
+            self.stderr.clone(),
+        )
+        .map_err(|f| self.adapter_error(f, "starting the server"))
+    }
+
+    fn adapter_error(&self, f: Failure, what: &str) -> AdapterError {
+        match f {
+            Failure::Crash(m) | Failure::Protocol(m) => AdapterError::Crash(format!("{what}: {m}")),
+            Failure::Timeout => AdapterError::Timeout(format!(
+                "{what}: no answer within {:.1} s",
+                self.timeout.as_secs_f64()
+            )),
+        }
+    }
+
+    /// Kills the current server, if any.
+    fn kill(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            conn.kill(&self.runtime);
+        }
+    }
+
+    fn handshake(&mut self) -> Result<Hello, AdapterError> {
+        let dir = Sandbox::new(None).map_err(|e| {
+            AdapterError::Crash(format!("cannot make a directory for the handshake: {e}"))
+        })?;
+        let conn = self.open(dir.dir())?;
+        let (name, version) = conn.server_info();
+        let listed = conn.tool_names(&self.runtime, self.timeout);
+        let listed = match listed {
+            Ok(l) => {
+                conn.close(&self.runtime, self.timeout);
+                l
+            }
+            Err(f) => {
+                conn.kill(&self.runtime);
+                return Err(self.adapter_error(f, "tools/list"));
+            }
+        };
+        let features = match &self.features {
+            Some(f) => f.clone(),
+            None => derive_features(&self.tools, &listed),
+        };
+        Ok(Hello {
+            name,
+            version,
+            features,
+        })
+    }
+}
+
+impl Adapter for Mcp {
+    fn hello(&mut self) -> Result<Hello, AdapterError> {
+        if self.hello.is_none() {
+            self.hello = Some(self.handshake()?);
+        }
+        self.hello
+            .clone()
+            .ok_or_else(|| AdapterError::Crash("no hello".into()))
+    }
+
+    fn case_start(&mut self, _id: &str, sandbox: &Path) -> Result<(), AdapterError> {
+        self.kill();
+        self.conn = Some(self.open(sandbox)?);
+        Ok(())
+    }
+
+    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
+        let what = format!("call {seq} ({tool})");
+        let Some(conn) = &self.conn else {
+            return Err(AdapterError::Crash(format!(
+                "{what}: the server is not running"
+            )));
+        };
+        let Value::Object(arguments) = input else {
+            return Ok(protocol_error(
+                "the input is not a JSON object, so it cannot be sent as MCP tool arguments",
+            ));
+        };
+        let name = self.tools.server_name(tool);
+        match conn.call(&self.runtime, self.timeout, name, arguments.clone()) {
+            Ok(result) => Ok(to_reply(&result)),
+            Err(Failure::Protocol(m)) => Ok(protocol_error(m)),
+            Err(f) => {
+                let e = self.adapter_error(f, &what);
+                self.kill();
+                Err(e)
+            }
+        }
+    }
+
+    fn case_end(&mut self) -> Result<(), AdapterError> {
+        if let Some(conn) = self.conn.take() {
+            conn.close(&self.runtime, self.timeout);
+        }
+        Ok(())
+    }
+
+    fn take_stderr(&mut self) -> String {
+        let Some(buf) = &self.stderr else {
+            return String::new();
+        };
+        match buf.lock() {
+            Ok(mut b) => String::from_utf8_lossy(&std::mem::take(&mut *b)).into_owned(),
+            Err(_) => String::new(),
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.kill();
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
