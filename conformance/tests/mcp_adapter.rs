@@ -85,6 +85,10 @@ fn calls_go_to_the_mapped_tools_and_every_result_shape_becomes_a_reply() {
             other => panic!("{tool}: {other:?}"),
         }
     }
+    match a.call(1, "Edit", &json!(["not", "an", "object"])).unwrap() {
+        Reply::Err(e) => assert_eq!(e["code"], "protocol_error", "{e}"),
+        other => panic!("MCP arguments are an object: {other:?}"),
+    }
     a.case_end().unwrap();
     a.shutdown();
 }
