@@ -74,13 +74,22 @@ impl Options {
     }
 }
 
+/// The longest request line read over stdio: 1 GiB, editref's size limit for a file, so that
+/// any file editref handles fits in one Write. The transport's default (16 MiB) drops a longer
+/// line without answering it, which leaves the client waiting forever for that call.
+pub const MAX_STDIO_LINE: usize = 1 << 30;
+
 /// Serves one MCP client on stdin/stdout until it disconnects.
 pub fn run_stdio(options: Options) -> std::io::Result<()> {
     runtime()?.block_on(async move {
+        use rmcp::transport::async_rw::AsyncRwTransport;
         use rmcp::ServiceExt;
         let handler = server::EditrefServer::new(options);
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let transport =
+            AsyncRwTransport::new_server(stdin, stdout).with_max_line_length(MAX_STDIO_LINE);
         let running = handler
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(std::io::Error::other)?;
         running.waiting().await.map_err(std::io::Error::other)?;
