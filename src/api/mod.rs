@@ -29,6 +29,7 @@ pub use patch::{Change, StructuredPatch};
 pub use read::{FileRef, NotebookCell, ReadInput, ReadOutput, TextFile};
 pub use write::{WriteInput, WriteKind, WriteOutput};
 
+use schemars::transform::RecursiveTransform;
 use schemars::{JsonSchema, Schema};
 
 /// The JSON Schema of a tool input, as front ends publish it (draft 2020-12, inlined: no
@@ -47,7 +48,46 @@ pub fn output_schema<T: JsonSchema>() -> Schema {
 
 fn schema_of<T: JsonSchema>(mut settings: schemars::generate::SchemaSettings) -> Schema {
     settings.inline_subschemas = true;
+    settings
+        .transforms
+        .push(Box::new(RecursiveTransform(standard_formats_only)));
     settings.into_generator().into_root_schema_for::<T>()
+}
+
+/// The `format` values JSON Schema 2020-12 defines. schemars also writes its own (`uint64`,
+/// `uint`, `int64`, …) for Rust integer types; agent runtimes warn about every such unknown
+/// format, and the `minimum: 0` schemars writes beside them already says what matters.
+const STANDARD_FORMATS: [&str; 19] = [
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// Drops a `format` that is not one of [`STANDARD_FORMATS`].
+fn standard_formats_only(schema: &mut Schema) {
+    let standard = schema
+        .get("format")
+        .and_then(serde_json::Value::as_str)
+        .is_none_or(|f| STANDARD_FORMATS.contains(&f));
+    if !standard {
+        schema.remove("format");
+    }
 }
 
 #[cfg(test)]
@@ -80,6 +120,25 @@ mod tests {
             .keys()
             .collect();
         assert_eq!(item, EditSpec::FIELDS);
+    }
+
+    /// Only formats JSON Schema defines: clients warn about schemars' own (`uint64`, …).
+    #[test]
+    fn schemas_carry_only_standard_formats() {
+        for schema in [
+            input_schema::<ReadInput>(),
+            output_schema::<ReadOutput>(),
+            output_schema::<EditOutput>(),
+            output_schema::<MultiEditOutput>(),
+            output_schema::<WriteOutput>(),
+        ] {
+            let text = serde_json::to_string(&schema).unwrap();
+            assert!(!text.contains("\"format\""), "{text}");
+            assert!(
+                text.contains("\"minimum\":0"),
+                "unsigned fields keep their minimum: {text}"
+            );
+        }
     }
 
     #[test]
