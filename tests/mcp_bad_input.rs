@@ -286,3 +286,46 @@ fn a_client_that_disconnects_mid_call_leaves_old_or_new_bytes() {
     );
     no_temp_files(dir.path());
 }
+
+/// A call cancelled (`notifications/cancelled`) right after it was sent: whether the server
+/// abandons it before it starts or lets a started write finish, the connection keeps serving,
+/// and once the server is done the file holds exactly the old or the new bytes and no temp
+/// file is left.
+#[test]
+fn a_cancelled_call_leaves_old_or_new_bytes_and_the_server_serves_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("c.txt");
+    let old = b"keep\r\n".repeat(200 << 10); // 1.2 MB, so the write takes a moment
+    std::fs::write(&f, &old).unwrap();
+    let mut s = Server::start(dir.path());
+    ok(
+        &s.call("Read", json!({"file_path": "c.txt", "limit": 300_000})),
+        "Read",
+    );
+    let new = "gone\r\n".repeat(200 << 10);
+    s.send_line(
+        &json!({"jsonrpc": "2.0", "id": 500, "method": "tools/call",
+                "params": {"name": "Write", "arguments": {"file_path": "c.txt", "content": new}}})
+        .to_string(),
+    );
+    s.send_line(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 500, "reason": "the user changed their mind"}})
+        .to_string(),
+    );
+    // The connection still answers; a reply to the cancelled call may or may not come first.
+    ok(
+        &s.call("Read", json!({"file_path": "c.txt", "limit": 1})),
+        "Read after the cancel",
+    );
+    // The cancelled write may still be running; once the server has exited it has finished
+    // or never started (a server drains its running calls before it exits).
+    assert!(s.finish().success());
+    let got = std::fs::read(&f).unwrap();
+    assert!(
+        got == old || got == new.as_bytes(),
+        "half-written file: {} bytes",
+        got.len()
+    );
+    no_temp_files(dir.path());
+}
