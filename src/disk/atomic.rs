@@ -39,6 +39,10 @@ pub struct WriteRequest<'a, 'c> {
     pub existing: Option<&'a Loaded>,
     /// fsync file and directory (DISK-6).
     pub fsync: bool,
+    /// The mode of a new file; `None` is the default (0o666 less the umask). Ignored when
+    /// replacing: an existing file keeps its own mode (DISK-2). Undo uses it to bring back a
+    /// deleted file with the mode it had.
+    pub mode: Option<u32>,
 }
 
 /// Result of a successful write.
@@ -52,7 +56,7 @@ pub struct Written {
     pub durable: bool,
 }
 
-fn io_error(what: &str, e: &io::Error) -> ToolError {
+pub(super) fn io_error(what: &str, e: &io::Error) -> ToolError {
     let code = match e.kind() {
         io::ErrorKind::PermissionDenied => Code::PermissionDenied,
         _ => Code::Io,
@@ -63,27 +67,56 @@ fn io_error(what: &str, e: &io::Error) -> ToolError {
     )
 }
 
-fn stale() -> ToolError {
+pub(super) fn stale() -> ToolError {
     ToolError::new(Code::Stale, msg::STALE)
 }
 
 /// DISK-1 / SESSION-3: atomically replaces (or creates) `req.target` with `req.chunks`.
 pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, ToolError> {
+    let prepared = prepare(fs, req)?;
+    let committed = match req.existing {
+        Some(loaded) => commit_replace(fs, &prepared.temp, req.target, loaded),
+        None => commit_create(fs, &prepared.temp, req.target),
+    };
+    if let Err(e) = committed {
+        let _ = fs.remove_file(&prepared.temp);
+        return Err(e);
+    }
+    // The new content is in place; a failing directory sync only weakens durability, which the
+    // result reports.
+    let dir = req.target.parent().unwrap_or(Path::new("/"));
+    let durable = req.fsync && fs.sync_dir(dir).is_ok();
+    Ok(Written {
+        meta: prepared.meta,
+        durable,
+    })
+}
+
+/// A temp file next to its target holding the complete new content, mode set and (with
+/// fsync) flushed: everything of a write except the rename.
+pub(super) struct Prepared {
+    /// The temp file's path.
+    pub temp: PathBuf,
+    /// Its metadata (what the target will have after the rename).
+    pub meta: Meta,
+}
+
+/// Writes the new content of `req` into a fresh temp file beside the target. On any failure
+/// the temp file is removed again and the target is untouched.
+pub(super) fn prepare(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Prepared, ToolError> {
     let dir = req.target.parent().unwrap_or(Path::new("/"));
     if req.existing.is_none() {
         fs.create_dir_all(dir)
             .map_err(|e| io_error("create the parent directory", &e))?;
     }
     let (temp, mut file) = create_temp(fs, req.target)?;
-    let cleanup = |fs: &dyn Fs| {
-        let _ = fs.remove_file(&temp);
-    };
     let prepared = (|| -> Result<Meta, ToolError> {
         write_chunks(file.as_mut(), req.chunks)
             .map_err(|e| io_error("write the new content", &e))?;
-        let mode = match req.existing {
-            Some(l) => l.meta.mode,
-            None => 0o666 & !umask(),
+        let mode = match (req.existing, req.mode) {
+            (Some(l), _) => l.meta.mode,
+            (None, Some(mode)) => mode,
+            (None, None) => 0o666 & !umask(),
         };
         file.set_mode(mode)
             .map_err(|e| io_error("set the file mode", &e))?;
@@ -102,35 +135,28 @@ pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, 
         }
         file.meta().map_err(|e| io_error("stat the temp file", &e))
     })();
-    let meta = match prepared {
-        Ok(m) => m,
-        Err(e) => {
-            drop(file);
-            cleanup(fs);
-            return Err(e);
-        }
-    };
     drop(file);
-    let committed = match req.existing {
-        Some(loaded) => commit_replace(fs, &temp, req.target, loaded),
-        None => same_directory(fs, dir).and_then(|()| {
-            fs.rename_noreplace(&temp, req.target).map_err(|e| {
-                if e.kind() == io::ErrorKind::AlreadyExists {
-                    stale()
-                } else {
-                    io_error("move the new file into place", &e)
-                }
-            })
-        }),
-    };
-    if let Err(e) = committed {
-        cleanup(fs);
-        return Err(e);
+    match prepared {
+        Ok(meta) => Ok(Prepared { temp, meta }),
+        Err(e) => {
+            let _ = fs.remove_file(&temp);
+            Err(e)
+        }
     }
-    // The new content is in place; a failing directory sync only weakens durability, which the
-    // result reports.
-    let durable = req.fsync && fs.sync_dir(dir).is_ok();
-    Ok(Written { meta, durable })
+}
+
+/// Moves a prepared temp file to a path that must not exist yet (a new file): `stale` when
+/// something appeared there meanwhile, never a silent overwrite.
+pub(super) fn commit_create(fs: &dyn Fs, temp: &Path, target: &Path) -> Result<(), ToolError> {
+    let dir = target.parent().unwrap_or(Path::new("/"));
+    same_directory(fs, dir)?;
+    fs.rename_noreplace(temp, target).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            stale()
+        } else {
+            io_error("move the new file into place", &e)
+        }
+    })
 }
 
 /// Chunks at least this long are written straight from where they are; shorter ones are
@@ -194,14 +220,26 @@ fn same_directory(fs: &dyn Fs, dir: &Path) -> Result<(), ToolError> {
 }
 
 /// Check 2 under the lock, then the rename (SESSION-3, SESSION-4).
-///
-/// The lock is taken on the inode that was loaded. Every editref process that replaces a file
-/// holds the lock on the inode it loaded and first checks that this inode is still the one at the
-/// path, so two of them can never both replace the same version: the second sees a new inode and
-/// reports `stale`.
 fn commit_replace(
     fs: &dyn Fs,
     temp: &Path,
+    target: &Path,
+    loaded: &Loaded,
+) -> Result<(), ToolError> {
+    check_unchanged(fs, target, loaded)?;
+    fs.rename(temp, target)
+        .map_err(|e| io_error("move the new file into place", &e))
+}
+
+/// Write-time check 2 (SESSION-3, SESSION-4): takes the lock on the inode that was loaded and
+/// checks that this inode is still the file at `target`, unchanged, in a directory reached
+/// without a swapped-in symlink. The lock stays held as long as `loaded` lives.
+///
+/// Every editref process that replaces a file holds the lock on the inode it loaded and first
+/// checks that this inode is still the one at the path, so two of them can never both replace
+/// the same version: the second sees a new inode and reports `stale`.
+pub(super) fn check_unchanged(
+    fs: &dyn Fs,
     target: &Path,
     loaded: &Loaded,
 ) -> Result<(), ToolError> {
@@ -229,9 +267,7 @@ fn commit_replace(
             return Err(stale());
         }
     }
-    same_directory(fs, target.parent().unwrap_or(Path::new("/")))?;
-    fs.rename(temp, target)
-        .map_err(|e| io_error("move the new file into place", &e))
+    same_directory(fs, target.parent().unwrap_or(Path::new("/")))
 }
 
 #[cfg(test)]
@@ -268,6 +304,7 @@ mod tests {
                 chunks: &c,
                 existing: Some(&loaded),
                 fsync: true,
+                mode: None,
             },
         )
         .unwrap();
@@ -303,6 +340,7 @@ mod tests {
                     chunks: &c,
                     existing: Some(&loaded),
                     fsync: true,
+                    mode: None,
                 },
             )
             .unwrap_err();
@@ -335,6 +373,7 @@ mod tests {
                 chunks: &c,
                 existing: Some(&loaded),
                 fsync: false,
+                mode: None,
             },
         )
         .unwrap_err();
@@ -366,6 +405,7 @@ mod tests {
                 chunks: &chunks,
                 existing: None,
                 fsync: false,
+                mode: None,
             },
         )
         .unwrap();
@@ -404,6 +444,7 @@ mod tests {
                     chunks: &chunks,
                     existing: Some(loaded),
                     fsync: false,
+                    mode: None,
                 },
             )
         };

@@ -13,9 +13,11 @@
 //! - `path.rs` — normalisation and symlink resolution ([`normalize`], [`real_path`]);
 //! - `load.rs` — reading a file, mapped or in memory ([`load()`], [`Loaded`]);
 //! - `temp.rs` — the temp-file name ([`temp_path`], [`is_temp_name`]);
-//! - `atomic.rs` — the atomic replace ([`atomic_write`], [`WriteRequest`], [`Written`]).
+//! - `atomic.rs` — the atomic replace ([`atomic_write`], [`WriteRequest`], [`Written`]);
+//! - `batch.rs` — several files changed as one unit, all or none ([`write_batch`]).
 
 mod atomic;
+mod batch;
 mod fault;
 mod fs;
 mod load;
@@ -23,6 +25,7 @@ mod path;
 mod temp;
 
 pub use atomic::{atomic_write, WriteRequest, Written};
+pub use batch::{write_batch, BatchDone, BatchOp};
 pub use fault::{Fault, FaultFs, Op};
 pub use fs::{FileBytes, FileHandle, Fs, Kind, Meta, RealFs, MAP_MIN};
 pub use load::{load, LoadError, Loaded};

@@ -1,0 +1,246 @@
+//! Writing several files as one unit (BATCH-1): [`write_batch`] replaces, creates and deletes
+//! a set of files so that either all of them change or none does.
+//!
+//! A single rename is atomic; a set of renames is not, so the batch is built in three phases
+//! that put every failure that can be foreseen before the first rename:
+//!
+//! 1. **prepare** — every new content goes into its own temp file beside its target, written
+//!    and fsynced exactly as a single write does ([`super::atomic`]);
+//! 2. **check** — every file being replaced or deleted is locked and checked unchanged since
+//!    it was loaded (write-time check 2), every new file's path checked free;
+//! 3. **commit** — the renames, in order; a deleted file is first moved aside to a temp name.
+//!
+//! A failure in phase 1 or 2 removes the temp files and leaves every target as it was. A
+//! rename that fails in phase 3 (an I/O error; nothing that a check could have seen) rolls the
+//! earlier renames back from the bytes still held in memory: a replaced file gets its old
+//! bytes and mode again, a created file is removed, a file moved aside comes back. Only when
+//! the rollback itself fails does the error say that a file may hold its new content.
+
+use super::atomic::{check_unchanged, commit_create, io_error, prepare, stale, Prepared};
+use super::atomic::{WriteRequest, Written};
+use super::fs::Fs;
+use super::load::Loaded;
+use super::temp::temp_path;
+use crate::error::ToolError;
+use crate::text::Chunk;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// One change of a batch.
+pub enum BatchOp<'a, 'c> {
+    /// Create or replace a file, exactly as [`super::atomic_write`] would.
+    Write(WriteRequest<'a, 'c>),
+    /// Delete the file that was loaded from `target`.
+    Delete {
+        /// The path of the file (symlinks already followed).
+        target: &'a Path,
+        /// The file as loaded: the check that it is unchanged, and the bytes a rollback
+        /// restores.
+        existing: &'a Loaded,
+    },
+}
+
+impl BatchOp<'_, '_> {
+    fn target(&self) -> &Path {
+        match self {
+            BatchOp::Write(w) => w.target,
+            BatchOp::Delete { target, .. } => target,
+        }
+    }
+}
+
+/// What one op of a successful batch did.
+#[derive(Debug, Clone, Copy)]
+pub enum BatchDone {
+    /// The file now holds the new content; its metadata.
+    Written(Written),
+    /// The file is gone.
+    Deleted {
+        /// Whether its directory was fsynced after the removal.
+        durable: bool,
+    },
+}
+
+/// A rename that has happened, and how to take it back.
+enum Committed {
+    /// The target of op `index` was replaced; the op's `existing` holds the old bytes.
+    Replaced { index: usize },
+    /// The target of op `index` did not exist before.
+    Created { index: usize },
+    /// The target of op `index` was moved aside to `parked`.
+    Parked { index: usize, parked: PathBuf },
+}
+
+/// BATCH-1: applies every op or none. Targets must be distinct (the caller merges several
+/// changes of one file into one op before).
+pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone>, ToolError> {
+    // Phase 1: every new content in its temp file.
+    let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(ops.len());
+    for op in ops {
+        let p = match op {
+            BatchOp::Write(w) => match prepare(fs, w) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    remove_temps(fs, &prepared);
+                    return Err(e);
+                }
+            },
+            BatchOp::Delete { .. } => None,
+        };
+        prepared.push(p);
+    }
+    // Phase 2: nobody changed what we are about to replace or delete.
+    for op in ops {
+        let checked = match op {
+            BatchOp::Write(WriteRequest {
+                existing: Some(l),
+                target,
+                ..
+            })
+            | BatchOp::Delete {
+                existing: l,
+                target,
+            } => check_unchanged(fs, target, l),
+            BatchOp::Write(w) => match fs.symlink_metadata(w.target) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                Ok(_) => Err(stale()),
+                Err(e) => Err(io_error("check the path of the new file", &e)),
+            },
+        };
+        if let Err(e) = checked {
+            remove_temps(fs, &prepared);
+            return Err(e);
+        }
+    }
+    // Phase 3: the renames.
+    let mut done: Vec<Committed> = Vec::with_capacity(ops.len());
+    for (index, op) in ops.iter().enumerate() {
+        let result = match (op, prepared.get(index).and_then(Option::as_ref)) {
+            (BatchOp::Write(w), Some(p)) => match w.existing {
+                Some(_) => fs
+                    .rename(&p.temp, w.target)
+                    .map_err(|e| io_error("move the new file into place", &e))
+                    .map(|()| Committed::Replaced { index }),
+                None => commit_create(fs, &p.temp, w.target).map(|()| Committed::Created { index }),
+            },
+            (BatchOp::Delete { target, .. }, _) => {
+                let parked = temp_path(target);
+                fs.rename_noreplace(target, &parked)
+                    .map_err(|e| io_error("remove the file", &e))
+                    .map(|()| Committed::Parked { index, parked })
+            }
+            (BatchOp::Write(_), None) => Err(io_error(
+                "find the prepared content",
+                &io::Error::other("missing temp file"),
+            )),
+        };
+        match result {
+            Ok(c) => done.push(c),
+            Err(e) => {
+                // The temp files not yet renamed go; the renames made are taken back.
+                for p in prepared.iter().skip(index).flatten() {
+                    let _ = fs.remove_file(&p.temp);
+                }
+                let mut e = e;
+                if let Err(unrestored) = roll_back(fs, ops, &done) {
+                    e.message.push_str(&format!(
+                        " Putting back the files already changed failed for {}; they may hold \
+                         their new content: read them before going on.",
+                        unrestored.join(", ")
+                    ));
+                }
+                return Err(e);
+            }
+        }
+    }
+    // Everything is in place: the files moved aside go, and the directories are synced.
+    let mut results = Vec::with_capacity(ops.len());
+    for c in &done {
+        if let Committed::Parked { parked, .. } = c {
+            let _ = fs.remove_file(parked);
+        }
+    }
+    for (index, op) in ops.iter().enumerate() {
+        let dir = op.target().parent().unwrap_or(Path::new("/"));
+        match (op, prepared.get(index).and_then(Option::as_ref)) {
+            (BatchOp::Write(w), Some(p)) => {
+                let durable = w.fsync && fs.sync_dir(dir).is_ok();
+                results.push(BatchDone::Written(Written {
+                    meta: p.meta,
+                    durable,
+                }));
+            }
+            (BatchOp::Delete { .. }, _) | (BatchOp::Write(_), None) => {
+                results.push(BatchDone::Deleted {
+                    durable: fs.sync_dir(dir).is_ok(),
+                });
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// Removes the temp files of phase 1.
+fn remove_temps(fs: &dyn Fs, prepared: &[Option<Prepared>]) {
+    for p in prepared.iter().flatten() {
+        let _ = fs.remove_file(&p.temp);
+    }
+}
+
+/// Takes back the renames in `done`, newest first. Returns the paths it could not restore.
+fn roll_back(fs: &dyn Fs, ops: &[BatchOp<'_, '_>], done: &[Committed]) -> Result<(), Vec<String>> {
+    let mut failed = Vec::new();
+    for c in done.iter().rev() {
+        let restored = match c {
+            Committed::Created { index } => ops
+                .get(*index)
+                .map(|op| fs.remove_file(op.target()).is_ok())
+                .unwrap_or(false),
+            Committed::Parked { index, parked } => ops
+                .get(*index)
+                .map(|op| fs.rename_noreplace(parked, op.target()).is_ok())
+                .unwrap_or(false),
+            Committed::Replaced { index } => match ops.get(*index) {
+                Some(BatchOp::Write(WriteRequest {
+                    target,
+                    existing: Some(old),
+                    fsync,
+                    ..
+                })) => restore(fs, target, old, *fsync).is_ok(),
+                _ => false,
+            },
+        };
+        if !restored {
+            if let Some(op) = match c {
+                Committed::Created { index }
+                | Committed::Parked { index, .. }
+                | Committed::Replaced { index } => ops.get(*index),
+            } {
+                failed.push(op.target().display().to_string());
+            }
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed)
+    }
+}
+
+/// Puts the old bytes and mode of a replaced file back, by the same temp-and-rename.
+fn restore(fs: &dyn Fs, target: &Path, old: &Loaded, fsync: bool) -> Result<(), ToolError> {
+    let chunks = [Chunk::Original(&old.bytes)];
+    let req = WriteRequest {
+        target,
+        chunks: &chunks,
+        existing: None,
+        fsync,
+        mode: Some(old.meta.mode),
+    };
+    let p = prepare(fs, &req)?;
+    fs.rename(&p.temp, target).map_err(|e| {
+        let _ = fs.remove_file(&p.temp);
+        io_error("restore the file", &e)
+    })?;
+    Ok(())
+}
