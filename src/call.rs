@@ -9,17 +9,32 @@
 //! so both entries take exactly one path through the tools.
 
 use crate::api::{
-    EditInput, EditOutput, MultiEditInput, MultiEditOutput, NotebookEditInput, NotebookEditOutput,
-    ReadInput, ReadOutput, WriteInput, WriteOutput,
+    EditInput, EditOutput, LineEditInput, LineEditOutput, MultiEditInput, MultiEditOutput,
+    NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput, TextEditorInput,
+    TextEditorOutput, UndoInput, UndoOutput, WriteInput, WriteOutput,
 };
+use crate::dialects;
 use crate::error::{ToolError, ToolResult};
 use crate::session::Session;
 use crate::tools;
 use serde::Serialize;
 use serde_json::Value;
 
-/// Tool names in the order of the spec, as `call` and the protocols name them.
+/// The five tools of Claude Code's format, in the order of the spec: what the MCP server
+/// offers unless told otherwise.
 pub const TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
+
+/// Every tool name [`Session::call`] answers to: the five, undo, and the dialects (§15).
+pub const ALL_TOOLS: [&str; 8] = [
+    "Read",
+    "Edit",
+    "MultiEdit",
+    "Write",
+    "NotebookEdit",
+    "Undo",
+    "LineEdit",
+    "str_replace_based_edit_tool",
+];
 
 impl Session {
     /// Read (READ-1..7): numbered text lines, media as base64, notebooks as cells. A full Read
@@ -102,8 +117,48 @@ impl Session {
         tools::notebook::run(self, input)
     }
 
-    /// Runs one tool call from JSON: `tool` is `Read`, `Edit`, `MultiEdit`, `Write` or
-    /// `NotebookEdit`, `input` its JSON input. The result is the tool's JSON output or a coded
+    /// Undo (UNDO-2..5): takes back the last write (or `steps` writes) of a file, each with
+    /// every other file the same call changed, refusing when a file changed since.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::{EditInput, ReadInput, UndoInput}};
+    /// let session = Session::new(Config::new("/repo").with_undo("/repo/.editref/undo"));
+    /// session.read(ReadInput::new("a.py"))?;
+    /// session.edit(EditInput::new("a.py", "x = 1", "x = 2"))?;
+    /// session.undo(UndoInput::new("a.py"))?; // a.py holds its old bytes again
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn undo(&self, input: UndoInput) -> ToolResult<UndoOutput> {
+        tools::undo::run(self, input)
+    }
+
+    /// LineEdit (LINES-1..6): replaces lines by number, after a full Read, refusing when the
+    /// file changed since or the lines do not hold `expected_text`.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::{LineEditInput, ReadInput}};
+    /// let session = Session::new(Config::new("/repo"));
+    /// session.read(ReadInput::new("a.py"))?;
+    /// session.line_edit(LineEditInput {
+    ///     file_path: "a.py".into(),
+    ///     start_line: 3,
+    ///     end_line: 4,
+    ///     new_content: "y = 2\n".into(),
+    ///     ..Default::default()
+    /// })?;
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn line_edit(&self, input: LineEditInput) -> ToolResult<LineEditOutput> {
+        tools::line_edit::run(self, input)
+    }
+
+    /// Anthropic's text editor tool (EDITOR-1..6): `view`, `create`, `str_replace`, `insert`
+    /// and `undo_edit`, each run as the tool that does that job.
+    pub fn text_editor(&self, input: TextEditorInput) -> ToolResult<TextEditorOutput> {
+        dialects::text_editor::run(self, input)
+    }
+
+    /// Runs one tool call from JSON: `tool` is one of [`ALL_TOOLS`], `input` its JSON input. The result is the tool's JSON output or a coded
     /// error. The input is parsed into the tool's typed input and the typed method runs, so
     /// this is exactly the typed API with JSON at both ends.
     pub fn call(&self, tool: &str, input: &Value) -> ToolResult<Value> {
@@ -113,9 +168,14 @@ impl Session {
             "MultiEdit" => json(self.multi_edit(MultiEditInput::from_json(input)?)?),
             "Write" => json(self.write(WriteInput::from_json(input)?)?),
             "NotebookEdit" => json(self.notebook_edit(NotebookEditInput::from_json(input)?)?),
+            "Undo" => json(self.undo(UndoInput::from_json(input)?)?),
+            "LineEdit" => json(self.line_edit(LineEditInput::from_json(input)?)?),
+            "str_replace_based_edit_tool" | "str_replace_editor" => {
+                json(self.text_editor(TextEditorInput::from_json(input)?)?)
+            }
             other => Err(ToolError::invalid_input(format!(
                 "unknown tool '{other}'. The tools are {}.",
-                TOOLS.join(", ")
+                ALL_TOOLS.join(", ")
             ))),
         }
     }

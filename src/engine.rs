@@ -22,6 +22,7 @@ pub struct EditRequest {
     old_string: String,
     new_string: String,
     replace_all: bool,
+    expected: Option<usize>,
     new_eol: Eol,
 }
 
@@ -32,8 +33,22 @@ impl EditRequest {
             old_string: eol::normalize_crlf(old_string).into_owned(),
             new_string: eol::normalize_crlf(new_string).into_owned(),
             replace_all,
+            expected: None,
             new_eol: eol::count_eols(new_string).dominant(),
         }
+    }
+
+    /// ALIAS-5: the edit replaces every hit, and is refused with `replacement_count` unless
+    /// there are exactly `count` of them (Gemini CLI's `expected_replacements`).
+    pub fn with_expected_count(mut self, count: usize) -> EditRequest {
+        self.expected = Some(count);
+        self.replace_all = true;
+        self
+    }
+
+    /// The hit count the request insists on, if any (ALIAS-5).
+    pub fn expected_count(&self) -> Option<usize> {
+        self.expected
     }
 
     /// The text to find, CRLF normalised to LF.
@@ -313,7 +328,7 @@ pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> 
             };
             (vec![(0, text.len(), r.new.clone())], report)
         } else {
-            match_spans(&hay, &r, edit.replace_all).map_err(fail)?
+            match_spans(&hay, &r, edit.replace_all, edit.expected).map_err(fail)?
         };
         if !(index == 0 && r.old.is_empty()) {
             earlier_new.push((index, r.new.clone()));
@@ -336,6 +351,7 @@ fn match_spans(
     hay: &Haystack<'_>,
     r: &Repaired,
     replace_all: bool,
+    expected: Option<usize>,
 ) -> Result<(Spans, EditReport), ToolError> {
     let text = hay.text();
     let hits = hay.find(&r.old);
@@ -361,6 +377,22 @@ fn match_spans(
             }
         };
         return Err(ToolError::new(Code::NotFound, message).with("hint", hint_json));
+    }
+    if let Some(n) = expected.filter(|n| *n != hits.spans.len()) {
+        let lines = hit_lines(text, &hits.spans, 10);
+        return Err(ToolError::new(
+            Code::ReplacementCount,
+            format!(
+                "Expected {n} occurrence{} of the string to replace but found {}; nothing was changed. Set expected_replacements to the number you mean to replace, or give a longer old_string that occurs exactly as often as you expect.\nString: {}\nMatches start on lines: {}",
+                if n == 1 { "" } else { "s" },
+                hits.spans.len(),
+                shown(&r.old),
+                lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .with("expected", n)
+        .with("count", hits.spans.len())
+        .with("lines", lines));
     }
     if hits.spans.len() > 1 && !replace_all {
         let lines = hit_lines(text, &hits.spans, 10);

@@ -65,11 +65,18 @@ pub enum Code {
     CellNotFound,
     /// Any other operating-system error.
     Io,
+    /// A patch or a reply with edit blocks that does not follow its format; the error names
+    /// the line and what was expected there (APPLY, BLOCK rules).
+    InvalidPatch,
+    /// The number of occurrences differs from the count the call said to expect (ALIAS-5).
+    ReplacementCount,
+    /// The undo journal holds no (further) write of the file (UNDO-3).
+    NothingToUndo,
 }
 
 impl Code {
     /// Every code, in the order of SPEC §12; used by tests and documentation.
-    pub const ALL: [Code; 25] = [
+    pub const ALL: [Code; 28] = [
         Code::InvalidInput,
         Code::NoChange,
         Code::InvalidPath,
@@ -95,6 +102,9 @@ impl Code {
         Code::InvalidNotebook,
         Code::CellNotFound,
         Code::Io,
+        Code::InvalidPatch,
+        Code::ReplacementCount,
+        Code::NothingToUndo,
     ];
 
     /// The wire name of the code (snake_case, stable).
@@ -125,6 +135,9 @@ impl Code {
             Code::InvalidNotebook => "invalid_notebook",
             Code::CellNotFound => "cell_not_found",
             Code::Io => "io",
+            Code::InvalidPatch => "invalid_patch",
+            Code::ReplacementCount => "replacement_count",
+            Code::NothingToUndo => "nothing_to_undo",
         }
     }
 

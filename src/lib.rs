@@ -55,6 +55,7 @@
 
 pub mod api;
 mod call;
+pub mod dialects;
 pub mod disk;
 pub mod engine;
 pub mod error;
@@ -67,8 +68,9 @@ pub mod repair;
 pub mod session;
 pub mod text;
 pub mod tools;
+pub mod undo;
 
-pub use call::TOOLS;
+pub use call::{ALL_TOOLS, TOOLS};
 pub use error::{Code, ToolError, ToolResult};
 pub use session::{Config, LineFormat, Session};
 

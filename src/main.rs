@@ -3,16 +3,18 @@
 //!
 //! Exit codes: 0 done, 1 refused (the error code is printed), 2 usage.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use editref::api::{
-    EditInput, MultiEditInput, NotebookEditInput, ReadInput, ReadOutput, WriteInput,
+    EditInput, LineEditInput, MultiEditInput, NotebookEditInput, ReadInput, UndoInput, WriteInput,
 };
 use editref::{protocol, Config, Session, ToolError};
-use serde::Serialize;
 use serde_json::{json, Value};
-use std::io::{IsTerminal, Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+mod cli;
+use cli::{current_dir, human, one_shot_session, print_change, print_read, Common, UndoFlags};
 
 #[derive(Parser)]
 #[command(
@@ -24,19 +26,6 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(Args, Clone)]
-struct Common {
-    /// Refuse paths whose final target lies outside DIR (PATH-2).
-    #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// Print the JSON result instead of a human summary.
-    #[arg(long)]
-    json: bool,
-    /// Skip fsync (faster, not crash-durable; results say so). For tests and benchmarks.
-    #[arg(long)]
-    no_fsync: bool,
 }
 
 #[derive(Subcommand)]
@@ -70,6 +59,9 @@ enum Command {
         /// Replace every occurrence instead of requiring exactly one.
         #[arg(long)]
         replace_all: bool,
+        /// Replace every occurrence, and refuse unless there are exactly N.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        expected_replacements: Option<u64>,
         /// Validate and show the diff without writing.
         #[arg(long)]
         dry_run: bool,
@@ -118,6 +110,39 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Replace lines START to END (1-based, inclusive) of a file; END = START - 1 inserts.
+    LineEdit {
+        /// The file.
+        file: String,
+        /// The first line to replace.
+        #[arg(long)]
+        start: u64,
+        /// The last line to replace (START - 1 to insert before START).
+        #[arg(long)]
+        end: u64,
+        /// The new lines, or @FILE, or - for stdin.
+        #[arg(long, allow_hyphen_values = true)]
+        content: String,
+        /// Refuse unless the lines hold this text now.
+        #[arg(long, allow_hyphen_values = true)]
+        expected: Option<String>,
+        /// Validate and show the diff without writing.
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Take back the last write (or the last N) of a file made by editref, with every other
+    /// file the same call changed; refused if the file changed since.
+    Undo {
+        /// The file.
+        file: String,
+        /// How many writes to take back, newest first.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        steps: u64,
+        #[command(flatten)]
+        common: Common,
+    },
     /// One tool call as JSON on stdin ({"tool": "Edit", "input": {...}}), the result on stdout.
     Call {
         /// Keep the read state in FILE between calls, so read-before-write and staleness
@@ -133,6 +158,8 @@ enum Command {
         /// Skip fsync (tests and benchmarks only).
         #[arg(long)]
         no_fsync: bool,
+        #[command(flatten)]
+        undo: UndoFlags,
     },
     /// Speak adapter protocol v1 on stdin/stdout (what the conformance harness drives).
     Serve {
@@ -160,6 +187,8 @@ enum Command {
         /// Skip fsync (tests and benchmarks only).
         #[arg(long)]
         no_fsync: bool,
+        #[command(flatten)]
+        undo: UndoFlags,
     },
     /// Certify an implementation against the conformance corpus (see `editref conform --help`).
     #[command(disable_help_flag = true)]
@@ -206,6 +235,7 @@ fn main() -> ExitCode {
             old_string,
             new_string,
             replace_all,
+            expected_replacements,
             dry_run,
             common,
         } => human(
@@ -216,6 +246,7 @@ fn main() -> ExitCode {
                     old_string,
                     new_string,
                     replace_all,
+                    expected_replacements,
                     dry_run,
                 })
             },
@@ -318,12 +349,69 @@ fn main() -> ExitCode {
                 )
             },
         ),
+        Command::LineEdit {
+            file,
+            start,
+            end,
+            content,
+            expected,
+            dry_run,
+            common,
+        } => {
+            let content = match argument_text(&content) {
+                Ok(t) => t,
+                Err(e) => return usage(&format!("--content: {e}")),
+            };
+            human(
+                &common,
+                |s| {
+                    s.line_edit(LineEditInput {
+                        file_path: file,
+                        start_line: start,
+                        end_line: end,
+                        new_content: content,
+                        expected_text: expected,
+                        dry_run,
+                    })
+                },
+                |out, done| {
+                    print_change(out, done.change.diff(), done.dry_run, &done.file_path, "")
+                },
+            )
+        }
+        Command::Undo {
+            file,
+            steps,
+            common,
+        } => human(
+            &common,
+            |s| {
+                s.undo(UndoInput {
+                    file_path: file,
+                    steps,
+                })
+            },
+            |out, done| {
+                for step in &done.undone {
+                    for f in &step.files {
+                        let what = match f.action {
+                            editref::api::UndoAction::Restored => "restored",
+                            editref::api::UndoAction::Removed => "removed",
+                            editref::api::UndoAction::Recreated => "recreated",
+                        };
+                        writeln!(out, "{what} {} (undid {})", f.file_path, step.tool)?;
+                    }
+                }
+                Ok(())
+            },
+        ),
         Command::Call {
             session,
             cwd,
             root,
             no_fsync,
-        } => call(session, cwd, root, no_fsync),
+            undo,
+        } => call(session, cwd, root, no_fsync, &undo),
         Command::Serve { no_fsync } => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
@@ -341,7 +429,8 @@ fn main() -> ExitCode {
             tools,
             http,
             no_fsync,
-        } => mcp(root, &tools, http, no_fsync),
+            undo,
+        } => mcp(root, &tools, http, no_fsync, &undo),
         Command::Conform { args } => conform(&args),
     }
 }
@@ -353,11 +442,13 @@ fn mcp(
     tools: &str,
     http: Option<std::net::SocketAddr>,
     no_fsync: bool,
+    undo: &UndoFlags,
 ) -> ExitCode {
     use editref::mcp;
     let mut options = mcp::Options::new(current_dir());
     options.roots = roots;
     options.fsync = !no_fsync;
+    options.undo = undo.place();
     if let Err(e) = options.select_tools(tools) {
         return usage(&e);
     }
@@ -397,106 +488,6 @@ fn argument_text(arg: &str) -> std::io::Result<String> {
     }
 }
 
-fn current_dir() -> PathBuf {
-    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
-}
-
-fn one_shot_session(root: Option<PathBuf>, cwd: PathBuf, no_fsync: bool) -> Session {
-    let mut config = Config::new(cwd).one_shot();
-    config.root = root;
-    config.fsync = !no_fsync;
-    Session::new(config)
-}
-
-/// The human subcommands: one-shot calls through the typed API; on success a summary (and a
-/// coloured diff on a terminal) or, with `--json`, the tool's JSON result.
-fn human<T: Serialize>(
-    common: &Common,
-    run: impl FnOnce(&Session) -> Result<T, ToolError>,
-    summary: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
-) -> ExitCode {
-    let session = one_shot_session(common.root.clone(), current_dir(), common.no_fsync);
-    // Stdout is line-buffered: without this, a diff of 100,000 lines is 100,000 write calls.
-    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
-    match run(&session) {
-        Ok(done) => {
-            if common.json {
-                let _ = serde_json::to_writer(&mut out, &done);
-                let _ = out.write_all(b"\n");
-            } else {
-                let _ = summary(&mut out, &done);
-            }
-            let _ = out.flush();
-            // A one-shot process: the OS frees the (possibly huge) result faster than dropping
-            // it piece by piece would.
-            std::mem::forget(done);
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            if common.json {
-                let _ = writeln!(out, "{}", json!({"ok": false, "error": e.to_json()}));
-                let _ = out.flush();
-            } else {
-                eprintln!("editref: refused ({}): {}", e.code, e.message);
-            }
-            ExitCode::from(1)
-        }
-    }
-}
-
-/// Read's human form: the numbered lines, or what kind of file it was.
-fn print_read(out: &mut dyn Write, done: &ReadOutput) -> std::io::Result<()> {
-    match done {
-        ReadOutput::Text { file } => writeln!(out, "{}", file.content),
-        ReadOutput::FileUnchanged { .. } => writeln!(out, "file_unchanged"),
-        ReadOutput::Image { original_size, .. } => writeln!(out, "image: {original_size} bytes"),
-        ReadOutput::Pdf { original_size, .. } => writeln!(out, "pdf: {original_size} bytes"),
-        ReadOutput::Notebook { cells, .. } => writeln!(out, "notebook: {} cells", cells.len()),
-    }
-}
-
-/// The human form of a change: the diff, then what changed.
-fn print_change(
-    out: &mut dyn Write,
-    diff: &str,
-    dry_run: bool,
-    path: &str,
-    count: &str,
-) -> std::io::Result<()> {
-    print_diff(out, diff)?;
-    let verb = if dry_run { "would change" } else { "changed" };
-    writeln!(out, "{verb} {path}{count}")
-}
-
-fn print_diff(out: &mut dyn Write, diff: &str) -> std::io::Result<()> {
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    if !color && !diff.contains("\r\n") {
-        // What the loop below prints without colour: every line, each ended by "\n".
-        out.write_all(diff.as_bytes())?;
-        if !diff.is_empty() && !diff.ends_with('\n') {
-            out.write_all(b"\n")?;
-        }
-        return Ok(());
-    }
-    for line in diff.lines() {
-        let style = if !color {
-            anstyle::Style::new()
-        } else if line.starts_with("+++") || line.starts_with("---") {
-            anstyle::Style::new().bold()
-        } else if line.starts_with('+') {
-            anstyle::AnsiColor::Green.on_default()
-        } else if line.starts_with('-') {
-            anstyle::AnsiColor::Red.on_default()
-        } else if line.starts_with("@@") {
-            anstyle::AnsiColor::Cyan.on_default()
-        } else {
-            anstyle::Style::new()
-        };
-        writeln!(out, "{}{line}{}", style.render(), style.render_reset())?;
-    }
-    Ok(())
-}
-
 /// `editref call`: one JSON call on stdin, the JSON result on stdout; optionally a persistent
 /// read state so that shell-driven agents get read-before-write and staleness checks.
 fn call(
@@ -504,6 +495,7 @@ fn call(
     cwd: Option<PathBuf>,
     root: Option<PathBuf>,
     no_fsync: bool,
+    undo: &UndoFlags,
 ) -> ExitCode {
     let mut raw = String::new();
     if let Err(e) = std::io::stdin().read_to_string(&mut raw) {
@@ -529,9 +521,10 @@ fn call(
     };
     let cwd = cwd.unwrap_or_else(current_dir);
     let session = match &state {
-        None => one_shot_session(root, cwd, no_fsync),
+        None => one_shot_session(root, cwd, no_fsync, undo),
         Some(_) => {
-            let mut config = Config::new(cwd);
+            let mut config = Config::new(&cwd);
+            config.undo = undo.place().config_for(root.as_deref().unwrap_or(&cwd));
             config.root = root;
             config.fsync = !no_fsync;
             Session::new(config)

@@ -24,6 +24,8 @@ pub const MAX_LINE: usize = editref_protocol::MAX_LINE;
 #[derive(Default)]
 pub struct Server {
     session: Option<Session>,
+    /// The current case's undo journal, outside its sandbox (UNDO-7); removed with the case.
+    journal: Option<crate::undo::TempJournal>,
     /// Build sessions with fsync off (tests and benchmarks only, DISK-6).
     pub no_fsync: bool,
 }
@@ -76,6 +78,9 @@ impl Server {
                 let dir = PathBuf::from(dir);
                 let mut config = Config::new(&dir).with_root(&dir);
                 config.fsync = !self.no_fsync;
+                self.session = None;
+                self.journal = crate::undo::TempJournal::new().ok();
+                config.undo = self.journal.as_ref().map(crate::undo::TempJournal::config);
                 self.session = Some(Session::new(config));
                 (json!({"type": "ready"}), Next::Continue)
             }
@@ -98,6 +103,7 @@ impl Server {
             }
             "case_end" => {
                 self.session = None;
+                self.journal = None;
                 (json!({"type": "done"}), Next::Continue)
             }
             "bye" => (json!({"type": "bye"}), Next::Exit),
@@ -115,8 +121,8 @@ impl Server {
 /// Serves the protocol until `bye` or end of input.
 pub fn serve(input: impl BufRead, mut output: impl Write, no_fsync: bool) -> std::io::Result<()> {
     let mut server = Server {
-        session: None,
         no_fsync,
+        ..Server::default()
     };
     let mut input = input;
     let mut buf = Vec::new();

@@ -66,6 +66,11 @@ fn run_with(adapter: &mut dyn Adapter, case: &Case) -> Result<(), Failed> {
     verdict(rec)
 }
 
+/// The journal directory of the `mcp` trials, under the build's temp space.
+fn undo_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-mcp-undo")
+}
+
 fn editref_command(subcommand: &str) -> String {
     let exe = env!("CARGO_BIN_EXE_editref").replace('\'', "'\\''");
     format!("'{exe}' {subcommand}")
@@ -109,7 +114,14 @@ fn main() {
         let c = Arc::clone(&case);
         trials.push(
             Trial::test(format!("mcp::{}", case.id), move || {
-                let mut mcp = Mcp::new(&editref_command("mcp"), TIMEOUT, true)?;
+                // Each case's undo journal outside its sandbox (UNDO-7): one directory for the
+                // run, whose units name each sandbox's absolute paths.
+                let command = format!(
+                    "{} --undo-dir '{}'",
+                    editref_command("mcp"),
+                    undo_dir().display()
+                );
+                let mut mcp = Mcp::new(&command, TIMEOUT, true)?;
                 run_with(&mut mcp, &c)
             })
             .with_ignored_flag(ignored),

@@ -121,16 +121,17 @@ impl Tool {
     fn command(self, dir: &Path, body: &Body, from: &State, to: &State) -> (Command, Vec<u8>) {
         let mut cmd = Command::new(rs::BIN);
         cmd.current_dir(dir);
+        // The directory's entries are checked after each kill: no undo journal in it.
         match self {
             Tool::Edit => {
-                cmd.args(["edit", NAME, "--json", "--old-string"])
+                cmd.args(["edit", NAME, "--json", "--no-undo", "--old-string"])
                     .arg(slot1(&from.t1))
                     .arg("--new-string")
                     .arg(slot1(&to.t1));
                 (cmd, Vec::new())
             }
             Tool::MultiEdit => {
-                cmd.arg("call");
+                cmd.args(["call", "--no-undo"]);
                 let req = json!({"tool": "MultiEdit", "input": {"file_path": NAME, "edits": [
                     {"old_string": slot1(&from.t1), "new_string": slot1(&to.t1)},
                     {"old_string": slot2(&from.t2), "new_string": slot2(&to.t2)},
@@ -138,7 +139,7 @@ impl Tool {
                 (cmd, req.to_string().into_bytes())
             }
             Tool::Write => {
-                cmd.arg("call");
+                cmd.args(["call", "--no-undo"]);
                 let content = String::from_utf8(body.render(to)).expect("ASCII body");
                 let req =
                     json!({"tool": "Write", "input": {"file_path": NAME, "content": content}});

@@ -123,6 +123,9 @@ fn spawn_worker(dir: PathBuf, fsync: bool) -> Result<Worker, AdapterError> {
         .spawn(move || {
             let mut config = Config::new(&dir).with_root(&dir);
             config.fsync = fsync;
+            // The case's undo journal lives outside its sandbox, and goes with the case.
+            let journal = editref::undo::TempJournal::new().ok();
+            config.undo = journal.as_ref().map(editref::undo::TempJournal::config);
             let session = Session::new(config);
             for (tool, input) in job_rx {
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -33,6 +33,10 @@ pub struct EditInput {
     /// Replace every occurrence instead of requiring exactly one.
     #[serde(default, skip_serializing_if = "is_false")]
     pub replace_all: bool,
+    /// Replace every occurrence, and refuse unless there are exactly this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub expected_replacements: Option<u64>,
     /// Check everything and report the diff, but write nothing.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dry_run: bool,
@@ -40,11 +44,12 @@ pub struct EditInput {
 
 impl EditInput {
     /// The input fields, in schema order (unknown fields are refused).
-    pub const FIELDS: [&'static str; 5] = [
+    pub const FIELDS: [&'static str; 6] = [
         "file_path",
         "old_string",
         "new_string",
         "replace_all",
+        "expected_replacements",
         "dry_run",
     ];
 
@@ -64,12 +69,21 @@ impl EditInput {
 
     /// Parses a JSON input the way models send it (see [`crate::api`] for what is tolerated).
     pub fn from_json(input: &Value) -> ToolResult<EditInput> {
-        let f = Fields::new("Edit", input, &Self::FIELDS)?;
+        let input = super::aliases::edit(input)?;
+        let f = Fields::new("Edit", &input, &Self::FIELDS)?;
+        let expected_replacements = f.integer("expected_replacements")?;
+        if expected_replacements == Some(0) {
+            return Err(ToolError::invalid_input(
+                "`expected_replacements` of Edit must be at least 1: an edit that replaces nothing changes nothing.",
+            )
+            .with("field", "expected_replacements"));
+        }
         Ok(EditInput {
             file_path: f.string("file_path")?,
             old_string: f.string("old_string")?,
             new_string: f.string("new_string")?,
             replace_all: f.boolean("replace_all")?,
+            expected_replacements,
             dry_run: f.boolean("dry_run")?,
         })
     }

@@ -14,19 +14,26 @@
 //! `invalid_input`, naming the field. (The serde `Deserialize` impls are strict; they are for
 //! Rust callers that build inputs from their own typed data.)
 
+mod aliases;
 mod edit;
 pub(crate) mod fields;
+mod line_edit;
 mod notebook;
 mod patch;
 mod read;
+mod text_editor;
+mod undo;
 mod write;
 
 pub use edit::{
     EditInput, EditOutput, EditSpec, EditSummary, MultiEditInput, MultiEditOutput, MAX_EDITS,
 };
+pub use line_edit::{LineEditInput, LineEditOutput};
 pub use notebook::{NotebookEditInput, NotebookEditOutput};
 pub use patch::{Change, StructuredPatch};
 pub use read::{FileRef, NotebookCell, ReadInput, ReadOutput, TextFile};
+pub use text_editor::{DirEntry, EditorCommand, TextEditorInput, TextEditorOutput};
+pub use undo::{UndoAction, UndoInput, UndoOutput, UndoneFile, UndoneStep};
 pub use write::{WriteInput, WriteKind, WriteOutput};
 
 use schemars::transform::RecursiveTransform;

@@ -39,7 +39,8 @@ impl WriteInput {
 
     /// Parses a JSON input the way models send it (see [`crate::api`] for what is tolerated).
     pub fn from_json(input: &Value) -> ToolResult<WriteInput> {
-        let f = Fields::new("Write", input, &Self::FIELDS)?;
+        let input = super::aliases::write(input)?;
+        let f = Fields::new("Write", &input, &Self::FIELDS)?;
         Ok(WriteInput {
             file_path: f.string("file_path")?,
             content: f.string("content")?,

@@ -35,6 +35,8 @@ pub struct Options {
     pub cwd: PathBuf,
     /// Write with fsync (DISK-6). Off only for tests and benchmarks.
     pub fsync: bool,
+    /// Where each root's undo journal lives (UNDO-7).
+    pub undo: crate::undo::UndoPlace,
 }
 
 impl Options {
@@ -45,6 +47,7 @@ impl Options {
             tools: crate::TOOLS.to_vec(),
             cwd: cwd.into(),
             fsync: true,
+            undo: crate::undo::UndoPlace::InRoot,
         }
     }
 

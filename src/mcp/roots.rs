@@ -9,6 +9,7 @@
 //! session's own, made again by the tool itself, so a symlink swapped in between is still
 //! caught.
 
+use crate::undo::UndoPlace;
 use crate::{Code, Config, Session, ToolError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use std::sync::Arc;
 pub struct Roots {
     cwd: PathBuf,
     fsync: bool,
+    undo: UndoPlace,
     sessions: Vec<(PathBuf, Arc<Session>)>,
 }
 
@@ -24,20 +26,21 @@ impl Roots {
     /// Sessions for `dirs` (at least one is expected; none means the working directory).
     /// Relative paths resolve against `cwd` when it lies under a root, else against the first
     /// root.
-    pub fn new(dirs: &[PathBuf], cwd: &Path, fsync: bool) -> Roots {
-        Roots::reusing(dirs, cwd, fsync, &[])
+    pub fn new(dirs: &[PathBuf], cwd: &Path, fsync: bool, undo: &UndoPlace) -> Roots {
+        Roots::reusing(dirs, cwd, fsync, undo, &[])
     }
 
     /// The same connection with a new set of roots: sessions of roots that remain are kept, with
     /// their read state.
     pub fn rebuilt(&self, dirs: &[PathBuf]) -> Roots {
-        Roots::reusing(dirs, &self.cwd, self.fsync, &self.sessions)
+        Roots::reusing(dirs, &self.cwd, self.fsync, &self.undo, &self.sessions)
     }
 
     fn reusing(
         dirs: &[PathBuf],
         cwd: &Path,
         fsync: bool,
+        undo: &UndoPlace,
         old: &[(PathBuf, Arc<Session>)],
     ) -> Roots {
         let mut roots: Vec<PathBuf> = Vec::new();
@@ -60,13 +63,17 @@ impl Roots {
             .into_iter()
             .map(|root| {
                 let kept = old.iter().find(|(r, s)| {
-                    *r == root && s.config().cwd == session_cwd && s.config().fsync == fsync
+                    *r == root
+                        && s.config().cwd == session_cwd
+                        && s.config().fsync == fsync
+                        && s.config().undo == undo.config_for(&root)
                 });
                 let session = match kept {
                     Some((_, s)) => Arc::clone(s),
                     None => {
                         let mut config = Config::new(&session_cwd).with_root(&root);
                         config.fsync = fsync;
+                        config.undo = undo.config_for(&root);
                         Arc::new(Session::new(config))
                     }
                 };
@@ -76,6 +83,7 @@ impl Roots {
         Roots {
             cwd: cwd.to_path_buf(),
             fsync,
+            undo: undo.clone(),
             sessions,
         }
     }
@@ -176,7 +184,7 @@ mod tests {
         let (a, b) = (dir.path().join("a"), dir.path().join("b"));
         std::fs::create_dir_all(&a)?;
         std::fs::create_dir_all(&b)?;
-        let roots = Roots::new(&[a.clone(), b.clone()], dir.path(), false);
+        let roots = Roots::new(&[a.clone(), b.clone()], dir.path(), false, &UndoPlace::Off);
         let in_b = b.join("f.txt");
         let session = roots.route(in_b.to_str()).map_err(std::io::Error::other)?;
         assert_eq!(

@@ -44,7 +44,7 @@ impl EditrefServer {
     /// A handler for a new connection, with fresh sessions (no file counts as read yet).
     pub fn new(options: Options) -> EditrefServer {
         let current = (!options.roots.is_empty())
-            .then(|| Roots::new(&options.roots, &options.cwd, options.fsync));
+            .then(|| Roots::new(&options.roots, &options.cwd, options.fsync, &options.undo));
         EditrefServer {
             options: Arc::new(options),
             roots: Arc::new(Mutex::new(RootState {
@@ -97,7 +97,12 @@ impl EditrefServer {
         let dirs = self.client_roots(peer).await?;
         let next = match &state.current {
             Some(old) => old.rebuilt(&dirs),
-            None => Roots::new(&dirs, &self.options.cwd, self.options.fsync),
+            None => Roots::new(
+                &dirs,
+                &self.options.cwd,
+                self.options.fsync,
+                &self.options.undo,
+            ),
         };
         state.current = Some(next);
         state.changed = false;

@@ -6,6 +6,7 @@
 //! merely *touched* (mtime moved, content equal) is forgiven, because sync tools and scanners do
 //! that all the time.
 
+mod commit;
 pub mod file;
 mod paths;
 mod state;
@@ -16,6 +17,7 @@ pub use state::{Entry, ReadState, Scope};
 use crate::disk::{self, Fs, Meta, RealFs};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::text::Fingerprint;
+use crate::undo::UndoConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -52,6 +54,8 @@ pub struct Config {
     pub max_load_size: u64,
     /// Read-state entries kept (SESSION-5).
     pub max_entries: usize,
+    /// The undo journal every write records into (UNDO-1); `None` keeps none.
+    pub undo: Option<UndoConfig>,
 }
 
 impl Config {
@@ -67,12 +71,19 @@ impl Config {
             max_read_size: 256 * 1024,
             max_load_size: 1 << 30,
             max_entries: 1000,
+            undo: None,
         }
     }
 
     /// Confines the session to `root` (PATH-2).
     pub fn with_root(mut self, root: impl Into<PathBuf>) -> Config {
         self.root = Some(root.into());
+        self
+    }
+
+    /// Keeps an undo journal in `dir` with the default limits (UNDO-1, UNDO-6).
+    pub fn with_undo(mut self, dir: impl Into<PathBuf>) -> Config {
+        self.undo = Some(UndoConfig::new(dir));
         self
     }
 
@@ -167,6 +178,23 @@ impl Session {
         if let Ok(mut s) = self.state.lock() {
             s.remove(target);
         }
+    }
+
+    /// SESSION-2 alone, for calls that need no Read (DIALECT-1): when this session did read
+    /// the file, it must not have changed since; when it did not, nothing is required.
+    pub fn check_fresh_if_read(
+        &self,
+        target: &Path,
+        meta: &Meta,
+        current: impl FnOnce() -> Option<Fingerprint>,
+    ) -> ToolResult<()> {
+        let Some(entry) = self.entry(target) else {
+            return Ok(());
+        };
+        if entry.same_meta(meta) || current() == Some(entry.fingerprint) {
+            return Ok(());
+        }
+        Err(ToolError::new(Code::Stale, msg::STALE))
     }
 
     /// SESSION-1 and SESSION-2 for a file about to be written. `current` computes the

@@ -4,9 +4,10 @@
 //! can see the text (step 2 compares the *repaired* strings); the same bytes then serve the
 //! staleness check, the engine and the write-time check.
 
+use super::open::ReadRule;
 use super::{decode_error, is_notebook, load, metadata_checks, not_found, stat};
 use crate::api::{Change, EditInput, EditOutput};
-use crate::disk::{self, Kind, Loaded, WriteRequest};
+use crate::disk::{Kind, Loaded, WriteRequest};
 use crate::engine::{self, Applied, EditReport, EditRequest};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::patch;
@@ -15,14 +16,24 @@ use crate::text::{Document, Fingerprint};
 
 /// Runs Edit.
 pub fn run(session: &Session, input: EditInput) -> ToolResult<EditOutput> {
+    run_as(session, input, ReadRule::Required)
+}
+
+/// Runs Edit with another read requirement: the text editor's `str_replace` carries the text
+/// it replaces and needs no earlier view (DIALECT-1).
+pub fn run_as(session: &Session, input: EditInput, rule: ReadRule) -> ToolResult<EditOutput> {
     // The model's strings become a request once, here (TEXT-5 normalisation included).
-    let edit = EditRequest::new(&input.old_string, &input.new_string, input.replace_all);
+    let mut edit = EditRequest::new(&input.old_string, &input.new_string, input.replace_all);
+    if let Some(n) = input.expected_replacements {
+        edit = edit.with_expected_count(usize::try_from(n).unwrap_or(usize::MAX));
+    }
     let done = apply(
         session,
         &input.file_path,
         std::slice::from_ref(&edit),
         input.dry_run,
         false,
+        rule,
     )?;
     let Some(report) = done.reports.into_iter().next() else {
         return Err(ToolError::invalid_input("Edit produced no report."));
@@ -52,6 +63,15 @@ pub(crate) struct Done {
     pub durable: bool,
 }
 
+/// The tool's name in the undo journal.
+fn tool_name(multi: bool) -> &'static str {
+    if multi {
+        "MultiEdit"
+    } else {
+        "Edit"
+    }
+}
+
 /// Attaches `edit_index` to errors of MultiEdit that belong to one edit.
 fn indexed(multi: bool, index: usize, e: ToolError) -> ToolError {
     if multi {
@@ -68,6 +88,7 @@ pub(crate) fn apply(
     edits: &[EditRequest],
     dry_run: bool,
     multi: bool,
+    rule: ReadRule,
 ) -> ToolResult<Done> {
     // Resolve and load quietly: failures are reported at their own step below.
     let resolved = session.resolve(path);
@@ -146,9 +167,11 @@ pub(crate) fn apply(
         }
     };
     // Steps 7–8: read state and staleness check 1.
-    session.check_fresh(&r.target, &loaded.meta, || {
-        doc.as_ref().ok().map(Document::fingerprint)
-    })?;
+    let fingerprint = || doc.as_ref().ok().map(Document::fingerprint);
+    match rule {
+        ReadRule::Required => session.check_fresh(&r.target, &loaded.meta, fingerprint)?,
+        ReadRule::IfRead => session.check_fresh_if_read(&r.target, &loaded.meta, fingerprint)?,
+    }
     // Step 9.
     let mut doc = doc.map_err(|e| decode_error(e, &r.given))?;
     // Steps 10–12 and MULTI-1..4.
@@ -160,7 +183,7 @@ pub(crate) fn apply(
     let durable = if dry_run {
         true
     } else {
-        write(session, &r, &doc, &applied, Some(loaded))?
+        write(session, tool_name(multi), &r, &doc, &applied, Some(loaded))?
     };
     Ok(Done {
         reports: applied.edits,
@@ -183,7 +206,7 @@ fn create(
     let durable = if dry_run {
         true
     } else {
-        write(session, r, &doc, &applied, None)?
+        write(session, tool_name(multi), r, &doc, &applied, None)?
     };
     Ok(Done {
         reports: applied.edits,
@@ -196,6 +219,7 @@ fn create(
 /// whether the write was fully durable.
 fn write(
     session: &Session,
+    tool: &str,
     r: &crate::session::Resolved,
     doc: &Document<'_>,
     applied: &Applied,
@@ -211,13 +235,14 @@ fn write(
         .config()
         .read_before_write
         .then(|| doc.fingerprint_after(&applied.replacements));
-    let written = disk::atomic_write(
-        session.fs(),
+    let written = session.write_file(
+        tool,
         &WriteRequest {
             target: &r.target,
             chunks: &chunks,
             existing,
             fsync: session.config().fsync,
+            mode: None,
         },
     )?;
     match fingerprint {

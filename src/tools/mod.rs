@@ -8,9 +8,12 @@
 
 mod checks;
 pub mod edit;
+pub mod line_edit;
 pub mod multi_edit;
 pub mod notebook;
+pub mod open;
 pub mod read;
+pub mod undo;
 pub mod write;
 
 pub(crate) use checks::*;

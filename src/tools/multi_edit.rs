@@ -16,7 +16,14 @@ pub fn run(session: &Session, input: MultiEditInput) -> ToolResult<MultiEditOutp
         .iter()
         .map(|e| EditRequest::new(&e.old_string, &e.new_string, e.replace_all))
         .collect();
-    let done = apply(session, &input.file_path, &edits, input.dry_run, true)?;
+    let done = apply(
+        session,
+        &input.file_path,
+        &edits,
+        input.dry_run,
+        true,
+        super::open::ReadRule::Required,
+    )?;
     let mut repairs: Vec<&'static str> = Vec::new();
     let summaries = done
         .reports

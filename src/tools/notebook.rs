@@ -6,7 +6,7 @@
 
 use super::{decode_error, load, metadata_checks, not_found, stat};
 use crate::api::{FileRef, NotebookCell, NotebookEditInput, NotebookEditOutput, ReadOutput};
-use crate::disk::{self, WriteRequest};
+use crate::disk::WriteRequest;
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::session::{Entry, Resolved, Session};
 use crate::text::{Chunk, Document, Fingerprint};
@@ -439,13 +439,14 @@ pub fn run(session: &Session, input: NotebookEditInput) -> ToolResult<NotebookEd
         .encode_into(&written_text, &mut bytes)
         .map_err(|c| super::unrepresentable(c, doc.encoding().name(), &r.given))?;
     let chunks = [Chunk::New(bytes)];
-    let written = disk::atomic_write(
-        session.fs(),
+    let written = session.write_file(
+        "NotebookEdit",
         &WriteRequest {
             target: &r.target,
             chunks: &chunks,
             existing: Some(&loaded),
             fsync: session.config().fsync,
+            mode: None,
         },
     )?;
     session.remember(

@@ -3,7 +3,7 @@
 
 use super::{decode_error, load, metadata_checks, stat};
 use crate::api::{StructuredPatch, WriteInput, WriteKind, WriteOutput};
-use crate::disk::{self, WriteRequest};
+use crate::disk::WriteRequest;
 use crate::error::ToolResult;
 use crate::patch;
 use crate::session::{Entry, Session};
@@ -20,13 +20,14 @@ pub fn run(session: &Session, input: WriteInput) -> ToolResult<WriteOutput> {
     if !r.exists {
         // WRITE-1: a new file, parents created, no read needed; UTF-8 without BOM (WRITE-3).
         let chunks = [Chunk::Original(content.as_bytes())];
-        let written = disk::atomic_write(
-            session.fs(),
+        let written = session.write_file(
+            "Write",
             &WriteRequest {
                 target: &r.target,
                 chunks: &chunks,
                 existing: None,
                 fsync: session.config().fsync,
+                mode: None,
             },
         )?;
         session.remember(
@@ -58,13 +59,14 @@ pub fn run(session: &Session, input: WriteInput) -> ToolResult<WriteOutput> {
         .map_err(|c| super::unrepresentable(c, enc.name(), &r.given))?;
     let patch = patch::Patch::whole_text(&path, doc.view(), &lf_content);
     let chunks = [Chunk::New(bytes)];
-    let written = disk::atomic_write(
-        session.fs(),
+    let written = session.write_file(
+        "Write",
         &WriteRequest {
             target: &r.target,
             chunks: &chunks,
             existing: Some(&loaded),
             fsync: session.config().fsync,
+            mode: None,
         },
     )?;
     // WRITE-5.

@@ -1,0 +1,164 @@
+//! The human side of the `editref` binary: the one-shot session every subcommand uses, how a
+//! result is printed (summary, coloured diff) or refused, and the flags the subcommands share.
+//!
+//! `main.rs` holds the command-line definition and routes; what a subcommand prints lives here,
+//! so that every tool — the five, undo and the dialects — reports the same way.
+
+use clap::Args;
+use editref::api::ReadOutput;
+use editref::undo::UndoPlace;
+use editref::{Config, Session, ToolError};
+use serde::Serialize;
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Where writes are recorded for `editref undo` (UNDO-7).
+#[derive(Args, Clone, Debug, Default)]
+pub struct UndoFlags {
+    /// Keep the undo journal in DIR (default: .editref/undo under --root, or under the
+    /// working directory).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub undo_dir: Option<PathBuf>,
+    /// Keep no undo journal: writes are not recorded, and undo is refused.
+    #[arg(long, global = true, conflicts_with = "undo_dir")]
+    pub no_undo: bool,
+}
+
+impl UndoFlags {
+    /// The journal's place the flags describe.
+    pub fn place(&self) -> UndoPlace {
+        UndoPlace::from_flags(self.undo_dir.clone(), self.no_undo)
+    }
+}
+
+/// The flags every human subcommand takes.
+#[derive(Args, Clone)]
+pub struct Common {
+    /// Refuse paths whose final target lies outside DIR (PATH-2).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Print the JSON result instead of a human summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Skip fsync (faster, not crash-durable; results say so). For tests and benchmarks.
+    #[arg(long)]
+    pub no_fsync: bool,
+    #[command(flatten)]
+    pub undo: UndoFlags,
+}
+
+/// The process's working directory (`/` when it is gone).
+pub fn current_dir() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
+}
+
+/// A session for one command: no read-before-write (there is no earlier Read in this
+/// process), the undo journal where the flags put it (UNDO-7).
+pub fn one_shot_session(
+    root: Option<PathBuf>,
+    cwd: PathBuf,
+    no_fsync: bool,
+    undo: &UndoFlags,
+) -> Session {
+    let mut config = Config::new(&cwd).one_shot();
+    config.undo = undo.place().config_for(root.as_deref().unwrap_or(&cwd));
+    config.root = root;
+    config.fsync = !no_fsync;
+    Session::new(config)
+}
+
+/// The human subcommands: one-shot calls through the typed API; on success a summary (and a
+/// coloured diff on a terminal) or, with `--json`, the tool's JSON result.
+pub fn human<T: Serialize>(
+    common: &Common,
+    run: impl FnOnce(&Session) -> Result<T, ToolError>,
+    summary: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
+) -> ExitCode {
+    let session = one_shot_session(
+        common.root.clone(),
+        current_dir(),
+        common.no_fsync,
+        &common.undo,
+    );
+    // Stdout is line-buffered: without this, a diff of 100,000 lines is 100,000 write calls.
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    match run(&session) {
+        Ok(done) => {
+            if common.json {
+                let _ = serde_json::to_writer(&mut out, &done);
+                let _ = out.write_all(b"\n");
+            } else {
+                let _ = summary(&mut out, &done);
+            }
+            let _ = out.flush();
+            // A one-shot process: the OS frees the (possibly huge) result faster than dropping
+            // it piece by piece would.
+            std::mem::forget(done);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            if common.json {
+                let _ = writeln!(out, "{}", json!({"ok": false, "error": e.to_json()}));
+                let _ = out.flush();
+            } else {
+                eprintln!("editref: refused ({}): {}", e.code, e.message);
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Read's human form: the numbered lines, or what kind of file it was.
+pub fn print_read(out: &mut dyn Write, done: &ReadOutput) -> std::io::Result<()> {
+    match done {
+        ReadOutput::Text { file } => writeln!(out, "{}", file.content),
+        ReadOutput::FileUnchanged { .. } => writeln!(out, "file_unchanged"),
+        ReadOutput::Image { original_size, .. } => writeln!(out, "image: {original_size} bytes"),
+        ReadOutput::Pdf { original_size, .. } => writeln!(out, "pdf: {original_size} bytes"),
+        ReadOutput::Notebook { cells, .. } => writeln!(out, "notebook: {} cells", cells.len()),
+    }
+}
+
+/// The human form of a change: the diff, then what changed.
+pub fn print_change(
+    out: &mut dyn Write,
+    diff: &str,
+    dry_run: bool,
+    path: &str,
+    count: &str,
+) -> std::io::Result<()> {
+    print_diff(out, diff)?;
+    let verb = if dry_run { "would change" } else { "changed" };
+    writeln!(out, "{verb} {path}{count}")
+}
+
+pub fn print_diff(out: &mut dyn Write, diff: &str) -> std::io::Result<()> {
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    if !color && !diff.contains("\r\n") {
+        // What the loop below prints without colour: every line, each ended by "\n".
+        out.write_all(diff.as_bytes())?;
+        if !diff.is_empty() && !diff.ends_with('\n') {
+            out.write_all(b"\n")?;
+        }
+        return Ok(());
+    }
+    for line in diff.lines() {
+        let style = if !color {
+            anstyle::Style::new()
+        } else if line.starts_with("+++") || line.starts_with("---") {
+            anstyle::Style::new().bold()
+        } else if line.starts_with('+') {
+            anstyle::AnsiColor::Green.on_default()
+        } else if line.starts_with('-') {
+            anstyle::AnsiColor::Red.on_default()
+        } else if line.starts_with("@@") {
+            anstyle::AnsiColor::Cyan.on_default()
+        } else {
+            anstyle::Style::new()
+        };
+        writeln!(out, "{}{line}{}", style.render(), style.render_reset())?;
+    }
+    Ok(())
+}

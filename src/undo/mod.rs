@@ -1,0 +1,174 @@
+//! The undo journal (UNDO-1..8): what every successful write replaced, kept on disk so that a
+//! write can be taken back — by the text editor's `undo_edit`, the `Undo` tool or
+//! `editref undo`.
+//!
+//! A *unit* is one successful tool call: one file for Edit, Write and NotebookEdit, every file
+//! of an `apply_patch` or a `search_replace` reply. For each file it keeps the bytes and mode
+//! the file had before (or that it did not exist) and a hash of the bytes the call left, so
+//! that an undo can tell whether somebody changed the file since — and refuse instead of
+//! overwriting their work.
+//!
+//! The journal sits below the tools: they record into it after each write; taking a unit back
+//! is a tool of its own ([`crate::tools::undo`]), which writes through the same batch commit
+//! as every other multi-file change.
+//!
+//! - `journal.rs` — the files on disk: one JSON record per unit, one blob per old content,
+//!   bounded per file and in total;
+//! - this file — the configuration and the record a tool hands in.
+
+mod journal;
+
+pub use journal::{BeforeRecord, FileRecord, HashRecord, Journal, Stored, UnitRecord};
+
+use std::path::PathBuf;
+
+/// Where the journal lives and how much it keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoConfig {
+    /// The journal directory (`.editref/undo` under the root by default in the CLI, `serve`
+    /// and `mcp`).
+    pub dir: PathBuf,
+    /// Units kept per file; older ones are dropped first (UNDO-6).
+    pub max_per_file: usize,
+    /// Bytes of old content kept in all; older units are dropped first, and a unit whose own
+    /// old content is larger is recorded without it, so that undoing it is refused (UNDO-6).
+    pub max_bytes: u64,
+}
+
+impl UndoConfig {
+    /// The defaults: 20 units per file, 64 MiB of old content in all.
+    pub fn new(dir: impl Into<PathBuf>) -> UndoConfig {
+        UndoConfig {
+            dir: dir.into(),
+            max_per_file: 20,
+            max_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Where a front end keeps the journal (UNDO-7): the CLI, `serve` and `mcp` take it from
+/// `--undo-dir` / `--no-undo`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum UndoPlace {
+    /// `.editref/undo` under the session's root (or working directory): the default.
+    #[default]
+    InRoot,
+    /// One directory for every session.
+    Dir(PathBuf),
+    /// No journal: writes are not recorded and undo is refused.
+    Off,
+}
+
+impl UndoPlace {
+    /// The journal directory under a root.
+    pub const IN_ROOT: &'static str = ".editref/undo";
+
+    /// The journal of a session rooted at `root`.
+    pub fn config_for(&self, root: &std::path::Path) -> Option<UndoConfig> {
+        match self {
+            UndoPlace::InRoot => Some(UndoConfig::new(root.join(UndoPlace::IN_ROOT))),
+            UndoPlace::Dir(dir) => Some(UndoConfig::new(dir)),
+            UndoPlace::Off => None,
+        }
+    }
+
+    /// From the two command-line flags.
+    pub fn from_flags(dir: Option<PathBuf>, off: bool) -> UndoPlace {
+        match (dir, off) {
+            (_, true) => UndoPlace::Off,
+            (Some(d), false) => UndoPlace::Dir(d),
+            (None, false) => UndoPlace::InRoot,
+        }
+    }
+}
+
+/// The state of one file before a write, as a tool hands it to [`Journal::record`].
+#[derive(Debug, Clone, Copy)]
+pub enum Before<'a> {
+    /// The file did not exist.
+    Absent,
+    /// The file's bytes and permission bits.
+    File {
+        /// Its content.
+        bytes: &'a [u8],
+        /// Its mode (permission bits).
+        mode: u32,
+    },
+}
+
+/// One file's change, as a tool hands it to [`Journal::record`].
+#[derive(Debug, Clone)]
+pub struct Change<'a> {
+    /// The file (symlinks followed, absolute).
+    pub target: PathBuf,
+    /// What it was before the write.
+    pub before: Before<'a>,
+    /// What it is after: `None` when the write deleted it, else the hash of its new bytes.
+    pub after: Option<ContentHash>,
+}
+
+/// A hash of a file's bytes and their length: how undo recognises the content a unit left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ContentHash {
+    /// xxh3-128 of the bytes, in hex.
+    pub xxh3: u128,
+    /// Length in bytes.
+    pub len: u64,
+}
+
+impl ContentHash {
+    /// The hash of `parts` laid end to end (the chunks of a write, without joining them).
+    pub fn of_parts<'p>(parts: impl IntoIterator<Item = &'p [u8]>) -> ContentHash {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        let mut len = 0u64;
+        for p in parts {
+            h.update(p);
+            len += p.len() as u64;
+        }
+        ContentHash {
+            xxh3: h.digest128(),
+            len,
+        }
+    }
+
+    /// The hash of one byte string.
+    pub fn of(bytes: &[u8]) -> ContentHash {
+        ContentHash::of_parts([bytes])
+    }
+}
+
+/// A journal in a fresh directory of the system's temp space, removed when dropped: for a
+/// session whose root must hold nothing but what the tools write — a conformance case's
+/// sandbox, where a `.editref` directory would be an unexpected file (UNDO-7).
+#[derive(Debug)]
+pub struct TempJournal {
+    dir: PathBuf,
+}
+
+impl TempJournal {
+    /// Creates the directory (mode 0700).
+    pub fn new() -> std::io::Result<TempJournal> {
+        use std::os::unix::fs::DirBuilderExt;
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir =
+            std::env::temp_dir().join(format!("editref-undo-{}-{nanos}-{n}", std::process::id()));
+        std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
+        Ok(TempJournal { dir })
+    }
+
+    /// The journal's configuration, default limits.
+    pub fn config(&self) -> UndoConfig {
+        UndoConfig::new(&self.dir)
+    }
+}
+
+impl Drop for TempJournal {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
