@@ -174,11 +174,12 @@ enum Command {
         /// one of them). Without it: the client's roots, else the working directory.
         #[arg(long, value_name = "DIR")]
         root: Vec<PathBuf>,
-        /// The tools to offer, comma-separated (default: all).
+        /// The tools to offer, comma-separated, or `all` (the five, Undo, LineEdit and the
+        /// dialects).
         #[arg(
             long,
             value_name = "LIST",
-            default_value = "Read,Edit,MultiEdit,Write,NotebookEdit"
+            default_value = "Read,Edit,MultiEdit,Write,NotebookEdit,Undo"
         )]
         tools: String,
         /// Serve streamable HTTP on this loopback address (e.g. 127.0.0.1:8765) instead of stdio.

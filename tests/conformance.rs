@@ -66,6 +66,14 @@ fn run_with(adapter: &mut dyn Adapter, case: &Case) -> Result<(), Failed> {
     verdict(rec)
 }
 
+/// The reference's whole feature vocabulary.
+fn all_features() -> Vec<String> {
+    editref::protocol::FEATURES
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
 /// The journal directory of the `mcp` trials, under the build's temp space.
 fn undo_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-mcp-undo")
@@ -116,12 +124,14 @@ fn main() {
             Trial::test(format!("mcp::{}", case.id), move || {
                 // Each case's undo journal outside its sandbox (UNDO-7): one directory for the
                 // run, whose units name each sandbox's absolute paths.
+                // Every tool offered, and the whole vocabulary declared (param_aliases is
+                // declared only explicitly).
                 let command = format!(
-                    "{} --undo-dir '{}'",
+                    "{} --tools all --undo-dir '{}'",
                     editref_command("mcp"),
                     undo_dir().display()
                 );
-                let mut mcp = Mcp::new(&command, TIMEOUT, true)?;
+                let mut mcp = Mcp::new(&command, TIMEOUT, true)?.with_features(all_features());
                 run_with(&mut mcp, &c)
             })
             .with_ignored_flag(ignored),

@@ -28,7 +28,7 @@ pub struct Options {
     /// Directories every path must resolve into. Empty: the client's roots (MCP `roots/list`)
     /// if it offers them, else the working directory.
     pub roots: Vec<PathBuf>,
-    /// The tools offered, by name, in the order of [`crate::TOOLS`].
+    /// The tools offered, by name, in the order of [`crate::ALL_TOOLS`].
     pub tools: Vec<&'static str>,
     /// The working directory: relative paths are resolved against it when it lies under a
     /// root, else against the first root.
@@ -39,12 +39,17 @@ pub struct Options {
     pub undo: crate::undo::UndoPlace,
 }
 
+/// The tools offered unless `--tools` says otherwise: the five of Claude Code's format and
+/// Undo. The dialects are offered on request (`--tools apply_patch,Read`, or `all`): an agent
+/// wants the format its model knows, not every format at once.
+pub const DEFAULT_TOOLS: [&str; 6] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Undo"];
+
 impl Options {
-    /// Every tool, no fixed roots, fsync on.
+    /// The default tools, no fixed roots, fsync on, the undo journal under each root.
     pub fn new(cwd: impl Into<PathBuf>) -> Options {
         Options {
             roots: Vec::new(),
-            tools: crate::TOOLS.to_vec(),
+            tools: DEFAULT_TOOLS.to_vec(),
             cwd: cwd.into(),
             fsync: true,
             undo: crate::undo::UndoPlace::InRoot,
@@ -54,15 +59,23 @@ impl Options {
     /// Selects the tools from a comma-separated list such as `Read,Edit`. Unknown names are an
     /// error that lists the known ones.
     pub fn select_tools(&mut self, list: &str) -> Result<(), String> {
-        let mut chosen = Vec::new();
+        let mut chosen: Vec<&'static str> = Vec::new();
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            match crate::TOOLS.iter().find(|t| **t == name) {
+            if name == "all" {
+                for t in crate::ALL_TOOLS {
+                    if !chosen.contains(&t) {
+                        chosen.push(t);
+                    }
+                }
+                continue;
+            }
+            match crate::ALL_TOOLS.iter().find(|t| **t == name) {
                 Some(t) if !chosen.contains(t) => chosen.push(*t),
                 Some(_) => {}
                 None => {
                     return Err(format!(
-                        "unknown tool '{name}' in --tools; the tools are {}",
-                        crate::TOOLS.join(", ")
+                        "unknown tool '{name}' in --tools; the tools are {} (or all)",
+                        crate::ALL_TOOLS.join(", ")
                     ))
                 }
             }
@@ -71,7 +84,7 @@ impl Options {
             return Err("--tools names no tool".into());
         }
         // Listed in the spec's order, whatever order they were given in.
-        chosen.sort_by_key(|t| crate::TOOLS.iter().position(|x| x == t));
+        chosen.sort_by_key(|t| crate::ALL_TOOLS.iter().position(|x| x == t));
         self.tools = chosen;
         Ok(())
     }

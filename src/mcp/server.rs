@@ -142,12 +142,14 @@ impl EditrefServer {
 
 /// The path a call names, for routing to a root's session.
 fn path_argument(tool: &str, args: &Value) -> Option<String> {
-    let key = if tool == "NotebookEdit" {
-        "notebook_path"
-    } else {
-        "file_path"
+    let keys: &[&str] = match tool {
+        "NotebookEdit" => &["notebook_path"],
+        // Edit and Write also take other agents' spellings (ALIAS-1..3).
+        _ => &["file_path", "filePath", "path"],
     };
-    args.get(key).and_then(Value::as_str).map(str::to_string)
+    keys.iter()
+        .find_map(|k| args.get(*k).and_then(Value::as_str))
+        .map(str::to_string)
 }
 
 impl ServerHandler for EditrefServer {

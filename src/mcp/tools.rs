@@ -6,8 +6,9 @@
 //! client is told cannot drift from what the server accepts and sends back.
 
 use crate::api::{
-    input_schema, output_schema, EditInput, EditOutput, MultiEditInput, MultiEditOutput,
-    NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput, WriteInput, WriteOutput,
+    input_schema, output_schema, EditInput, EditOutput, LineEditInput, LineEditOutput,
+    MultiEditInput, MultiEditOutput, NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput,
+    TextEditorInput, TextEditorOutput, UndoInput, UndoOutput, WriteInput, WriteOutput,
 };
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::{JsonSchema, Schema};
@@ -42,6 +43,24 @@ const NOTEBOOK_EDIT: &str = "Replaces, inserts or deletes one cell of a Jupyter 
 (.ipynb). Read the notebook first. cell_id names the cell (or cell-N for the N-th, 0-based); \
 edit_mode is replace (default), insert (after cell_id, or at the start) or delete. The rest of \
 the notebook is left as it was.";
+
+const UNDO: &str = "Takes back the last write of a file made by these tools (or the last \
+`steps` writes), together with every other file the same call changed. It is refused, and \
+nothing changes, if a file was changed since by something else; read the file then and edit it \
+back instead.";
+
+const LINE_EDIT: &str = "Replaces lines start_line to end_line (1-based, inclusive) of a file \
+with new_content; with end_line = start_line - 1 it inserts before start_line. Read the whole \
+file first: the edit is refused if the file changed since, because line numbers would then \
+point at other lines. Give expected_text (what those lines hold now) to be safe. Prefer Edit \
+when you can quote the text.";
+
+const TEXT_EDITOR: &str = "View, create and edit files. view: a file with line numbers \
+(view_range [first, last], -1 for the end), or a directory two levels deep. create: a new file \
+from file_text (an existing file must be viewed in full first). str_replace: replace old_str, \
+which must occur exactly once, with new_str. insert: insert insert_text after line \
+insert_line (0 for the top; view the file first). undo_edit: take back the last change of the \
+file. A refused command changes nothing and says how to succeed.";
 
 /// The definition of one tool, or `None` for a name that is not a tool.
 pub fn tool(name: &str) -> Option<Tool> {
@@ -80,6 +99,27 @@ pub fn tool(name: &str) -> Option<Tool> {
             input_schema::<NotebookEditInput>(),
             object_schema::<NotebookEditOutput>(),
             hints(false, false, false),
+        ),
+        "Undo" => (
+            "Undo the last write of a file",
+            UNDO,
+            input_schema::<UndoInput>(),
+            object_schema::<UndoOutput>(),
+            hints(false, false, false),
+        ),
+        "LineEdit" => (
+            "Replace lines of a file",
+            LINE_EDIT,
+            input_schema::<LineEditInput>(),
+            object_schema::<LineEditOutput>(),
+            hints(false, false, false),
+        ),
+        "str_replace_based_edit_tool" => (
+            "Text editor",
+            TEXT_EDITOR,
+            input_schema::<TextEditorInput>(),
+            object_schema::<TextEditorOutput>(),
+            hints(false, true, false),
         ),
         _ => return None,
     };
@@ -134,7 +174,7 @@ mod tests {
 
     #[test]
     fn every_tool_has_an_object_input_and_output_schema() {
-        for name in crate::TOOLS {
+        for name in crate::ALL_TOOLS {
             let t = tool(name).expect(name);
             assert_eq!(t.input_schema["type"], "object", "{name}");
             let out = t.output_schema.expect(name);

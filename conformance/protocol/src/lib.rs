@@ -21,7 +21,7 @@ pub const PROTOCOL: u64 = 1;
 /// The closed feature vocabulary of conformance spec §3 (plus `unicode_escape`, pinned by the
 /// conventions). A case may only require these; an adapter declares the subset it implements,
 /// and cases needing a feature it lacks are skipped rather than failed.
-pub const FEATURES: [&str; 27] = [
+pub const FEATURES: [&str; 33] = [
     "read",
     "edit",
     "multi_edit",
@@ -49,10 +49,41 @@ pub const FEATURES: [&str; 27] = [
     "atomic_write",
     "root_confinement",
     "unicode_escape",
+    "undo",
+    "line_edit",
+    "text_editor",
+    "param_aliases",
+    "apply_patch",
+    "search_replace",
 ];
 
-/// The tools a `call` request may name, in the order of the behaviour spec.
-pub const TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
+/// The features of the tools beyond the five (§15 of the behaviour spec): undo and the
+/// dialects. An implementation of the five alone declares none of them; each comes with the
+/// tool (or, for `param_aliases`, the input spellings) it names.
+pub const EXTRA_FEATURES: [&str; 6] = [
+    "undo",
+    "line_edit",
+    "text_editor",
+    "param_aliases",
+    "apply_patch",
+    "search_replace",
+];
+
+/// The tools a `call` request may name: the five in the order of the behaviour spec, then
+/// undo and the dialects (`str_replace_editor` is the text editor's other name).
+pub const TOOLS: [&str; 11] = [
+    "Read",
+    "Edit",
+    "MultiEdit",
+    "Write",
+    "NotebookEdit",
+    "Undo",
+    "LineEdit",
+    "str_replace_based_edit_tool",
+    "str_replace_editor",
+    "apply_patch",
+    "search_replace",
+];
 
 /// Longest request line an adapter must accept. A longer line is answered with an error and
 /// skipped, so a hostile or broken peer cannot make either side buffer without bound.

@@ -6,25 +6,36 @@
 //! The rules, as the README states them:
 //!
 //! - a corpus tool the server does not list is a feature the server lacks;
-//! - a server that lists all five tools declares the whole vocabulary ([`FEATURES`]): it is held
-//!   to every case, the way `editref mcp` is; one that lists fewer declares only the tool
-//!   features of the tools it lists;
+//! - a server that lists all five tools declares the vocabulary of the five ([`FEATURES`] but
+//!   [`EXTRA_FEATURES`]): it is held to every case of them, the way `editref mcp` is; one that
+//!   lists fewer declares only the tool features of the tools it lists; each tool beyond the
+//!   five that it lists (`Undo`, `LineEdit`, the dialects) adds its own feature, and
+//!   `param_aliases` is declared only with `--mcp-features`;
 //! - a result without `isError` is the output (its `structuredContent`, else `{"content": TEXT}`);
 //!   one with `isError: true` is the error object (`structuredContent.error` when it carries a
 //!   `code` and a `message`, else `{"code": "error", "message": TEXT}`).
 
 use crate::adapter::Reply;
-use editref_protocol::{FEATURES, TOOLS};
+use editref_protocol::{EXTRA_FEATURES, FEATURES, TOOLS};
 use rmcp_client::model::CallToolResult;
 use serde_json::{json, Value};
 
-/// The feature each corpus tool stands for.
+/// The feature each of the five corpus tools stands for.
 const TOOL_FEATURES: [(&str, &str); 5] = [
     ("Read", "read"),
     ("Edit", "edit"),
     ("MultiEdit", "multi_edit"),
     ("Write", "write"),
     ("NotebookEdit", "notebook_edit"),
+];
+
+/// The feature of each tool beyond the five: listed, it adds its feature.
+const EXTRA_TOOL_FEATURES: [(&str, &str); 5] = [
+    ("Undo", "undo"),
+    ("LineEdit", "line_edit"),
+    ("str_replace_based_edit_tool", "text_editor"),
+    ("apply_patch", "apply_patch"),
+    ("search_replace", "search_replace"),
 ];
 
 /// Corpus tool names to the server's tool names; identity for a tool not named.
@@ -78,11 +89,21 @@ pub fn derive_features(map: &ToolMap, listed: &[String]) -> Vec<String> {
         .filter(|(tool, _)| listed.iter().any(|l| l == map.server_name(tool)))
         .map(|(_, feature)| *feature)
         .collect();
-    if offered.len() == TOOL_FEATURES.len() {
-        FEATURES.iter().map(|f| f.to_string()).collect()
+    let mut features: Vec<String> = if offered.len() == TOOL_FEATURES.len() {
+        FEATURES
+            .iter()
+            .filter(|f| !EXTRA_FEATURES.contains(f))
+            .map(|f| f.to_string())
+            .collect()
     } else {
         offered.into_iter().map(str::to_string).collect()
+    };
+    for (tool, feature) in EXTRA_TOOL_FEATURES {
+        if listed.iter().any(|l| l == map.server_name(tool)) {
+            features.push(feature.to_string());
+        }
     }
+    features
 }
 
 /// Parses `--mcp-features a,b,c` (blanks and repeats dropped, order kept).
