@@ -131,7 +131,9 @@ mod tests {
     #[test]
     fn tools_are_selected_by_name_in_the_spec_order() {
         let mut o = Options::new("/");
-        assert_eq!(o.tools, crate::TOOLS);
+        assert_eq!(o.tools, DEFAULT_TOOLS);
+        o.select_tools("all").map_err(|e| e.to_string()).unwrap();
+        assert_eq!(o.tools, crate::ALL_TOOLS);
         o.select_tools("Edit, Read,Edit")
             .map_err(|e| e.to_string())
             .unwrap();

@@ -175,7 +175,14 @@ mod tests {
     fn features_follow_the_listed_tools() {
         let all: Vec<String> = TOOLS.iter().map(|t| t.to_string()).collect();
         let map = ToolMap::default();
-        assert_eq!(derive_features(&map, &all).len(), FEATURES.len());
+        // Every tool listed: the whole vocabulary but param_aliases, which a list cannot show.
+        let derived = derive_features(&map, &all);
+        assert_eq!(derived.len(), FEATURES.len() - 1);
+        assert!(!derived.iter().any(|f| f == "param_aliases"));
+        let five: Vec<String> = all.iter().take(5).cloned().collect();
+        let core = derive_features(&map, &five);
+        assert_eq!(core.len(), FEATURES.len() - EXTRA_FEATURES.len());
+        assert!(!core.iter().any(|f| f == "undo"));
         let some = vec!["read_text_file".to_string(), "Write".into(), "other".into()];
         let map = ToolMap::parse("Read=read_text_file").unwrap();
         assert_eq!(derive_features(&map, &some), ["read", "write"]);
