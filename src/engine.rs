@@ -89,6 +89,46 @@ pub struct EditReport {
     pub repairs: Vec<&'static str>,
 }
 
+/// Successive replacements of a text, each addressed in the text as the ones before left it,
+/// turned at the end into replaced spans of the original (what `Document::render` takes).
+///
+/// The dialects that apply their changes one after another to the current text (a reply's
+/// SEARCH/REPLACE blocks) use it, so that bytes outside every replaced span stay the
+/// original's, exactly as for an Edit (TEXT-6).
+pub struct Splicer<'a> {
+    pieces: Pieces<'a>,
+}
+
+impl<'a> Splicer<'a> {
+    /// Starts from `original` (a document's LF view).
+    pub fn new(original: &'a str) -> Splicer<'a> {
+        Splicer {
+            pieces: Pieces::new(original),
+        }
+    }
+
+    /// The current text.
+    pub fn text(&self) -> Cow<'a, str> {
+        self.pieces.text()
+    }
+
+    /// Replaces `[start, end)` of the current text with `text`. `None` (and nothing changed)
+    /// when the span is not inside the text or not on character boundaries.
+    pub fn replace(&mut self, start: usize, end: usize, text: String) -> Option<()> {
+        let current = self.pieces.text();
+        if start > end || !current.is_char_boundary(start) || !current.is_char_boundary(end) {
+            return None;
+        }
+        self.pieces.splice(vec![(start, end, text)]);
+        Some(())
+    }
+
+    /// The replaced spans of the original that give the current text.
+    pub fn into_replacements(self) -> Vec<Replacement> {
+        self.pieces.into_replacements()
+    }
+}
+
 /// The outcome of a successful run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {

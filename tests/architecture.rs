@@ -16,7 +16,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("call", &["api", "dialects", "error", "session", "tools"]),
     (
         "dialects",
-        &["api", "disk", "error", "session", "text", "tools"],
+        &[
+            "api", "disk", "engine", "error", "matching", "patch", "session", "text", "tools",
+        ],
     ),
     ("api", &["error", "patch"]),
     (

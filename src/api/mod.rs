@@ -17,6 +17,7 @@
 mod aliases;
 mod edit;
 pub(crate) mod fields;
+mod files;
 mod line_edit;
 mod notebook;
 mod patch;
@@ -27,6 +28,9 @@ mod write;
 
 pub use edit::{
     EditInput, EditOutput, EditSpec, EditSummary, MultiEditInput, MultiEditOutput, MAX_EDITS,
+};
+pub use files::{
+    ApplyPatchInput, FileAction, FileChange, FilesOutput, PatchOperation, SearchReplaceInput,
 };
 pub use line_edit::{LineEditInput, LineEditOutput};
 pub use notebook::{NotebookEditInput, NotebookEditOutput};

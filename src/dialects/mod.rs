@@ -6,6 +6,8 @@
 //! renderer or write path of its own, so it inherits every TEXT, MATCH, SESSION, DISK and PATH
 //! guarantee unchanged.
 //!
-//! - `text_editor.rs` — Anthropic's text editor tool (`str_replace_based_edit_tool`).
+//! - `text_editor.rs` — Anthropic's text editor tool (`str_replace_based_edit_tool`);
+//! - `stage.rs` — the files of a multi-file call, staged and then written as one unit.
 
+pub mod stage;
 pub mod text_editor;
