@@ -7,14 +7,17 @@ use clap::{Parser, Subcommand};
 use editref::api::{
     EditInput, LineEditInput, MultiEditInput, NotebookEditInput, ReadInput, UndoInput, WriteInput,
 };
-use editref::{protocol, Config, Session, ToolError};
+use editref::protocol;
 use serde_json::{json, Value};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod cli;
-use cli::{current_dir, human, one_shot_session, print_change, print_read, Common, UndoFlags};
+#[cfg(feature = "mcp")]
+use cli::programs::mcp;
+use cli::programs::{call, conform};
+use cli::{argument_text, human, print_change, print_read, usage, Common, UndoFlags};
 
 #[derive(Parser)]
 #[command(
@@ -140,6 +143,33 @@ enum Command {
         /// How many writes to take back, newest first.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         steps: u64,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Anthropic's text editor tool: view, create, str_replace, insert or undo_edit.
+    TextEditor {
+        /// view, create, str_replace, insert or undo_edit.
+        command: String,
+        /// The file (or, for view, a directory).
+        path: String,
+        /// view: the first and last line (-1 for the end).
+        #[arg(long, num_args = 2, allow_hyphen_values = true, value_names = ["FIRST", "LAST"])]
+        view_range: Option<Vec<i64>>,
+        /// create: the file's content, or @FILE, or - for stdin.
+        #[arg(long, allow_hyphen_values = true)]
+        file_text: Option<String>,
+        /// str_replace: the text to replace.
+        #[arg(long, allow_hyphen_values = true)]
+        old_str: Option<String>,
+        /// str_replace: the text to put in its place.
+        #[arg(long, allow_hyphen_values = true)]
+        new_str: Option<String>,
+        /// insert: the line after which to insert (0: the top).
+        #[arg(long)]
+        insert_line: Option<u64>,
+        /// insert: the text, or @FILE, or - for stdin.
+        #[arg(long, allow_hyphen_values = true)]
+        insert_text: Option<String>,
         #[command(flatten)]
         common: Common,
     },
@@ -406,6 +436,29 @@ fn main() -> ExitCode {
                 Ok(())
             },
         ),
+        Command::TextEditor {
+            command,
+            path,
+            view_range,
+            file_text,
+            old_str,
+            new_str,
+            insert_line,
+            insert_text,
+            common,
+        } => cli::text_editor(
+            &common,
+            cli::EditorArgs {
+                command,
+                path,
+                view_range,
+                file_text,
+                old_str,
+                new_str,
+                insert_line,
+                insert_text,
+            },
+        ),
         Command::Call {
             session,
             cwd,
@@ -433,154 +486,5 @@ fn main() -> ExitCode {
             undo,
         } => mcp(root, &tools, http, no_fsync, &undo),
         Command::Conform { args } => conform(&args),
-    }
-}
-
-/// `editref mcp`: the MCP server, on stdio or (loopback only) streamable HTTP.
-#[cfg(feature = "mcp")]
-fn mcp(
-    roots: Vec<PathBuf>,
-    tools: &str,
-    http: Option<std::net::SocketAddr>,
-    no_fsync: bool,
-    undo: &UndoFlags,
-) -> ExitCode {
-    use editref::mcp;
-    let mut options = mcp::Options::new(current_dir());
-    options.roots = roots;
-    options.fsync = !no_fsync;
-    options.undo = undo.place();
-    if let Err(e) = options.select_tools(tools) {
-        return usage(&e);
-    }
-    let served = match http {
-        Some(addr) if !mcp::http::allowed(&addr) => {
-            return usage(&format!(
-                "--http {addr}: only loopback addresses (127.0.0.1, [::1]) are served; the server has no authentication"
-            ))
-        }
-        Some(addr) => mcp::run_http(options, addr),
-        None => mcp::run_stdio(options),
-    };
-    match served {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("editref mcp: {e}");
-            ExitCode::from(1)
-        }
-    }
-}
-
-fn usage(message: &str) -> ExitCode {
-    eprintln!("editref: {message}");
-    ExitCode::from(2)
-}
-
-/// `@FILE`, `-` (stdin) or the text itself.
-fn argument_text(arg: &str) -> std::io::Result<String> {
-    if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
-        Ok(s)
-    } else if let Some(path) = arg.strip_prefix('@') {
-        std::fs::read_to_string(path)
-    } else {
-        Ok(arg.to_string())
-    }
-}
-
-/// `editref call`: one JSON call on stdin, the JSON result on stdout; optionally a persistent
-/// read state so that shell-driven agents get read-before-write and staleness checks.
-fn call(
-    state: Option<PathBuf>,
-    cwd: Option<PathBuf>,
-    root: Option<PathBuf>,
-    no_fsync: bool,
-    undo: &UndoFlags,
-) -> ExitCode {
-    let mut raw = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut raw) {
-        return usage(&format!("could not read the call from stdin: {e}"));
-    }
-    let reply = |v: Value, code: u8| {
-        println!("{v}");
-        ExitCode::from(code)
-    };
-    let request: Value = match serde_json::from_str(&raw) {
-        Ok(v) => v,
-        Err(e) => {
-            let err = ToolError::invalid_input(format!("the call is not valid JSON: {e}"));
-            return reply(json!({"ok": false, "error": err.to_json()}), 1);
-        }
-    };
-    let (Some(tool), Some(input)) = (
-        request.get("tool").and_then(Value::as_str),
-        request.get("input"),
-    ) else {
-        let err = ToolError::invalid_input("the call must be {\"tool\": NAME, \"input\": {...}}");
-        return reply(json!({"ok": false, "error": err.to_json()}), 1);
-    };
-    let cwd = cwd.unwrap_or_else(current_dir);
-    let session = match &state {
-        None => one_shot_session(root, cwd, no_fsync, undo),
-        Some(_) => {
-            let mut config = Config::new(&cwd);
-            config.undo = undo.place().config_for(root.as_deref().unwrap_or(&cwd));
-            config.root = root;
-            config.fsync = !no_fsync;
-            Session::new(config)
-        }
-    };
-    let lock = match &state {
-        Some(path) => match editref::session::file::open(path) {
-            Ok(f) => {
-                session.set_read_state(f.state.clone());
-                Some(f)
-            }
-            Err(e) => {
-                let err = ToolError::io(
-                    &format!("Could not open the session file {}", path.display()),
-                    &e,
-                );
-                return reply(json!({"ok": false, "error": err.to_json()}), 1);
-            }
-        },
-        None => None,
-    };
-    let result = session.call(tool, input);
-    if let Some(mut f) = lock {
-        f.state = session.read_state();
-        if let Err(e) = f.save() {
-            eprintln!("editref: could not save the session file: {e}");
-        }
-    }
-    match result {
-        Ok(output) => reply(json!({"ok": true, "output": output}), 0),
-        Err(e) => reply(json!({"ok": false, "error": e.to_json()}), 1),
-    }
-}
-
-/// `editref conform …` runs the conformance harness, `editref-conform`, with the same arguments.
-///
-/// The harness is its own crate (it depends on this library for `--builtin`, so this binary
-/// cannot link it without a cycle); like `git` and `cargo` subcommands, it is looked up next to
-/// this executable first — where `cargo build` and `cargo install` put it — then on `PATH`.
-fn conform(args: &[String]) -> ExitCode {
-    use std::os::unix::process::CommandExt;
-    const NAME: &str = "editref-conform";
-    let beside = std::env::current_exe()
-        .ok()
-        .map(|exe| exe.with_file_name(NAME))
-        .filter(|p| p.is_file());
-    let program = beside.unwrap_or_else(|| PathBuf::from(NAME));
-    let err = std::process::Command::new(&program).args(args).exec();
-    if err.kind() == std::io::ErrorKind::NotFound {
-        usage(&format!(
-            "the conformance harness ({NAME}) is not installed next to this binary or on PATH. \
-             Build it with `cargo build --release -p {NAME}` in a clone of editref, or install it \
-             with `cargo install --locked --path conformance`."
-        ))
-    } else {
-        usage(&format!("could not start {}: {err}", program.display()))
     }
 }

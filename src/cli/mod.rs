@@ -4,13 +4,18 @@
 //! `main.rs` holds the command-line definition and routes; what a subcommand prints lives here,
 //! so that every tool — the five, undo and the dialects — reports the same way.
 
+mod dialects;
+pub mod programs;
+
+pub use dialects::{text_editor, EditorArgs};
+
 use clap::Args;
 use editref::api::ReadOutput;
 use editref::undo::UndoPlace;
 use editref::{Config, Session, ToolError};
 use serde::Serialize;
 use serde_json::json;
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -161,4 +166,23 @@ pub fn print_diff(out: &mut dyn Write, diff: &str) -> std::io::Result<()> {
         writeln!(out, "{}{line}{}", style.render(), style.render_reset())?;
     }
     Ok(())
+}
+
+/// A usage error: the message on stderr, exit 2.
+pub fn usage(message: &str) -> ExitCode {
+    eprintln!("editref: {message}");
+    ExitCode::from(2)
+}
+
+/// `@FILE`, `-` (stdin) or the text itself.
+pub fn argument_text(arg: &str) -> std::io::Result<String> {
+    if arg == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s)?;
+        Ok(s)
+    } else if let Some(path) = arg.strip_prefix('@') {
+        std::fs::read_to_string(path)
+    } else {
+        Ok(arg.to_string())
+    }
 }

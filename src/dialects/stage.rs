@@ -35,6 +35,9 @@ pub struct Staged {
     pub before: Option<Opened>,
     /// What it becomes.
     pub after: After,
+    /// The mode of a file the call creates (`None`: the default); a moved file keeps the mode
+    /// it had (APPLY rules).
+    pub mode: Option<u32>,
 }
 
 /// Writes every staged change as one unit and updates the session's read state. Returns
@@ -68,7 +71,7 @@ pub fn commit(session: &Session, tool: &str, staged: &[Staged]) -> ToolResult<bo
                 chunks,
                 existing: before.as_ref().map(|o| &o.loaded),
                 fsync: session.config().fsync,
-                mode: None,
+                mode: s.mode,
             })),
             (After::Deleted, Some(before)) => ops.push(BatchOp::Delete {
                 target: &s.target,

@@ -1,0 +1,93 @@
+//! The dialects as subcommands: the text editor's commands as flags, `apply-patch` and
+//! `search-replace` reading their text from an argument, a file or stdin.
+
+use super::{human, print_change, usage, Common};
+use editref::api::{EditorCommand, TextEditorInput, TextEditorOutput};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// `editref text-editor`'s arguments.
+pub struct EditorArgs {
+    /// The command's name.
+    pub command: String,
+    /// The path.
+    pub path: String,
+    /// `--view-range FIRST LAST`.
+    pub view_range: Option<Vec<i64>>,
+    /// `--file-text`.
+    pub file_text: Option<String>,
+    /// `--old-str`.
+    pub old_str: Option<String>,
+    /// `--new-str`.
+    pub new_str: Option<String>,
+    /// `--insert-line`.
+    pub insert_line: Option<u64>,
+    /// `--insert-text`.
+    pub insert_text: Option<String>,
+}
+
+/// `editref text-editor COMMAND PATH [flags]`: built as the tool's JSON input, so the
+/// command line is held to exactly the tool's rules (a flag of another command is refused).
+pub fn text_editor(common: &Common, a: EditorArgs) -> ExitCode {
+    let text = |v: Option<String>| -> Result<Option<String>, String> {
+        v.map(|t| super::argument_text(&t).map_err(|e| e.to_string()))
+            .transpose()
+    };
+    let (file_text, insert_text) = match (text(a.file_text), text(a.insert_text)) {
+        (Ok(f), Ok(i)) => (f, i),
+        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    };
+    let mut input = json!({"command": a.command, "path": a.path});
+    let fields: [(&str, Option<Value>); 6] = [
+        ("view_range", a.view_range.map(|r| json!(r))),
+        ("file_text", file_text.map(Value::String)),
+        ("old_str", a.old_str.map(Value::String)),
+        ("new_str", a.new_str.map(Value::String)),
+        ("insert_line", a.insert_line.map(|n| json!(n))),
+        ("insert_text", insert_text.map(Value::String)),
+    ];
+    for (key, value) in fields {
+        if let (Some(v), Some(map)) = (value, input.as_object_mut()) {
+            map.insert(key.to_string(), v);
+        }
+    }
+    let parsed = match TextEditorInput::from_json(&input) {
+        Ok(p) => p,
+        Err(e) => return usage(&e.message),
+    };
+    let command = parsed.command;
+    human(
+        common,
+        |s| s.text_editor(parsed),
+        |out, done| print_editor(out, command, done),
+    )
+}
+
+fn print_editor(
+    out: &mut dyn Write,
+    command: EditorCommand,
+    done: &TextEditorOutput,
+) -> std::io::Result<()> {
+    match done {
+        TextEditorOutput::View { result, .. } => super::print_read(out, result),
+        TextEditorOutput::ViewDirectory { entries, .. } => {
+            for e in entries {
+                writeln!(out, "{}", e.path)?;
+            }
+            Ok(())
+        }
+        TextEditorOutput::Create { path, result } => {
+            print_change(out, result.structured_patch.diff(), false, path, "")
+        }
+        TextEditorOutput::StrReplace { path, result } => {
+            print_change(out, result.change.diff(), result.dry_run, path, "")
+        }
+        TextEditorOutput::Insert { path, result } => {
+            print_change(out, result.change.diff(), result.dry_run, path, "")
+        }
+        TextEditorOutput::UndoEdit { path, .. } => {
+            writeln!(out, "{} {path}", command.name())
+        }
+    }
+}

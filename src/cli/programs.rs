@@ -1,0 +1,140 @@
+//! The subcommands for programs: `call` (one JSON call), `mcp` (the MCP server) and
+//! `conform` (the conformance harness, another binary).
+
+use super::{current_dir, one_shot_session, usage, UndoFlags};
+use editref::{Config, Session, ToolError};
+use serde_json::{json, Value};
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `editref mcp`: the MCP server, on stdio or (loopback only) streamable HTTP.
+#[cfg(feature = "mcp")]
+pub fn mcp(
+    roots: Vec<PathBuf>,
+    tools: &str,
+    http: Option<std::net::SocketAddr>,
+    no_fsync: bool,
+    undo: &UndoFlags,
+) -> ExitCode {
+    use editref::mcp;
+    let mut options = mcp::Options::new(current_dir());
+    options.roots = roots;
+    options.fsync = !no_fsync;
+    options.undo = undo.place();
+    if let Err(e) = options.select_tools(tools) {
+        return usage(&e);
+    }
+    let served = match http {
+        Some(addr) if !mcp::http::allowed(&addr) => {
+            return usage(&format!(
+                "--http {addr}: only loopback addresses (127.0.0.1, [::1]) are served; the server has no authentication"
+            ))
+        }
+        Some(addr) => mcp::run_http(options, addr),
+        None => mcp::run_stdio(options),
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("editref mcp: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `editref call`: one JSON call on stdin, the JSON result on stdout; optionally a persistent
+/// read state so that shell-driven agents get read-before-write and staleness checks.
+pub fn call(
+    state: Option<PathBuf>,
+    cwd: Option<PathBuf>,
+    root: Option<PathBuf>,
+    no_fsync: bool,
+    undo: &UndoFlags,
+) -> ExitCode {
+    let mut raw = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut raw) {
+        return usage(&format!("could not read the call from stdin: {e}"));
+    }
+    let reply = |v: Value, code: u8| {
+        println!("{v}");
+        ExitCode::from(code)
+    };
+    let request: Value = match serde_json::from_str(&raw) {
+        Ok(v) => v,
+        Err(e) => {
+            let err = ToolError::invalid_input(format!("the call is not valid JSON: {e}"));
+            return reply(json!({"ok": false, "error": err.to_json()}), 1);
+        }
+    };
+    let (Some(tool), Some(input)) = (
+        request.get("tool").and_then(Value::as_str),
+        request.get("input"),
+    ) else {
+        let err = ToolError::invalid_input("the call must be {\"tool\": NAME, \"input\": {...}}");
+        return reply(json!({"ok": false, "error": err.to_json()}), 1);
+    };
+    let cwd = cwd.unwrap_or_else(current_dir);
+    let session = match &state {
+        None => one_shot_session(root, cwd, no_fsync, undo),
+        Some(_) => {
+            let mut config = Config::new(&cwd);
+            config.undo = undo.place().config_for(root.as_deref().unwrap_or(&cwd));
+            config.root = root;
+            config.fsync = !no_fsync;
+            Session::new(config)
+        }
+    };
+    let lock = match &state {
+        Some(path) => match editref::session::file::open(path) {
+            Ok(f) => {
+                session.set_read_state(f.state.clone());
+                Some(f)
+            }
+            Err(e) => {
+                let err = ToolError::io(
+                    &format!("Could not open the session file {}", path.display()),
+                    &e,
+                );
+                return reply(json!({"ok": false, "error": err.to_json()}), 1);
+            }
+        },
+        None => None,
+    };
+    let result = session.call(tool, input);
+    if let Some(mut f) = lock {
+        f.state = session.read_state();
+        if let Err(e) = f.save() {
+            eprintln!("editref: could not save the session file: {e}");
+        }
+    }
+    match result {
+        Ok(output) => reply(json!({"ok": true, "output": output}), 0),
+        Err(e) => reply(json!({"ok": false, "error": e.to_json()}), 1),
+    }
+}
+
+/// `editref conform …` runs the conformance harness, `editref-conform`, with the same arguments.
+///
+/// The harness is its own crate (it depends on this library for `--builtin`, so this binary
+/// cannot link it without a cycle); like `git` and `cargo` subcommands, it is looked up next to
+/// this executable first — where `cargo build` and `cargo install` put it — then on `PATH`.
+pub fn conform(args: &[String]) -> ExitCode {
+    use std::os::unix::process::CommandExt;
+    const NAME: &str = "editref-conform";
+    let beside = std::env::current_exe()
+        .ok()
+        .map(|exe| exe.with_file_name(NAME))
+        .filter(|p| p.is_file());
+    let program = beside.unwrap_or_else(|| PathBuf::from(NAME));
+    let err = std::process::Command::new(&program).args(args).exec();
+    if err.kind() == std::io::ErrorKind::NotFound {
+        usage(&format!(
+            "the conformance harness ({NAME}) is not installed next to this binary or on PATH. \
+             Build it with `cargo build --release -p {NAME}` in a clone of editref, or install it \
+             with `cargo install --locked --path conformance`."
+        ))
+    } else {
+        usage(&format!("could not start {}: {err}", program.display()))
+    }
+}
