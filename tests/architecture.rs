@@ -20,6 +20,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["api", "disk", "engine", "error", "patch", "session", "text"],
     ),
     ("session", &["disk", "error", "text"]),
+    ("dialects", &["text"]),
     ("engine", &["error", "matching", "repair", "text"]),
     ("repair", &["matching"]),
     ("matching", &["text"]),
