@@ -9,9 +9,10 @@
 //! so both entries take exactly one path through the tools.
 
 use crate::api::{
-    EditInput, EditOutput, LineEditInput, LineEditOutput, MultiEditInput, MultiEditOutput,
-    NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput, TextEditorInput,
-    TextEditorOutput, UndoInput, UndoOutput, WriteInput, WriteOutput,
+    EditInput, EditOutput, FilesOutput, LineEditInput, LineEditOutput, MultiEditInput,
+    MultiEditOutput, NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput,
+    SearchReplaceInput, TextEditorInput, TextEditorOutput, UndoInput, UndoOutput, WriteInput,
+    WriteOutput,
 };
 use crate::dialects;
 use crate::error::{ToolError, ToolResult};
@@ -25,7 +26,7 @@ use serde_json::Value;
 pub const TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
 
 /// Every tool name [`Session::call`] answers to: the five, undo, and the dialects (§15).
-pub const ALL_TOOLS: [&str; 8] = [
+pub const ALL_TOOLS: [&str; 9] = [
     "Read",
     "Edit",
     "MultiEdit",
@@ -34,6 +35,7 @@ pub const ALL_TOOLS: [&str; 8] = [
     "Undo",
     "LineEdit",
     "str_replace_based_edit_tool",
+    "search_replace",
 ];
 
 impl Session {
@@ -152,6 +154,21 @@ impl Session {
         tools::line_edit::run(self, input)
     }
 
+    /// Aider's SEARCH/REPLACE blocks (BLOCK rules): every block of a reply applied to the
+    /// files it names, all or nothing.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::SearchReplaceInput};
+    /// let session = Session::new(Config::new("/repo"));
+    /// let reply = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n";
+    /// let out = session.search_replace(SearchReplaceInput::new(reply))?;
+    /// assert_eq!(out.files.len(), 1);
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn search_replace(&self, input: SearchReplaceInput) -> ToolResult<FilesOutput> {
+        dialects::search_replace::run(self, input)
+    }
+
     /// Anthropic's text editor tool (EDITOR-1..6): `view`, `create`, `str_replace`, `insert`
     /// and `undo_edit`, each run as the tool that does that job.
     pub fn text_editor(&self, input: TextEditorInput) -> ToolResult<TextEditorOutput> {
@@ -170,6 +187,7 @@ impl Session {
             "NotebookEdit" => json(self.notebook_edit(NotebookEditInput::from_json(input)?)?),
             "Undo" => json(self.undo(UndoInput::from_json(input)?)?),
             "LineEdit" => json(self.line_edit(LineEditInput::from_json(input)?)?),
+            "search_replace" => json(self.search_replace(SearchReplaceInput::from_json(input)?)?),
             "str_replace_based_edit_tool" | "str_replace_editor" => {
                 json(self.text_editor(TextEditorInput::from_json(input)?)?)
             }

@@ -146,6 +146,21 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Apply the SEARCH/REPLACE blocks of a reply (Aider's format) to the files they name,
+    /// all or nothing. The reply is read from stdin unless given.
+    SearchReplace {
+        /// The reply, or @FILE, or - for stdin (the default).
+        #[arg(default_value = "-")]
+        reply: String,
+        /// Resolve the blocks' paths against DIR.
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// Check everything and show the diffs, but write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Anthropic's text editor tool: view, create, str_replace, insert or undo_edit.
     TextEditor {
         /// view, create, str_replace, insert or undo_edit.
@@ -436,6 +451,12 @@ fn main() -> ExitCode {
                 Ok(())
             },
         ),
+        Command::SearchReplace {
+            reply,
+            cwd,
+            dry_run,
+            common,
+        } => cli::search_replace(&common, &reply, cwd, dry_run),
         Command::TextEditor {
             command,
             path,

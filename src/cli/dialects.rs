@@ -2,9 +2,12 @@
 //! `search-replace` reading their text from an argument, a file or stdin.
 
 use super::{human, print_change, usage, Common};
-use editref::api::{EditorCommand, TextEditorInput, TextEditorOutput};
+use editref::api::{
+    EditorCommand, FileAction, FilesOutput, SearchReplaceInput, TextEditorInput, TextEditorOutput,
+};
 use serde_json::{json, Value};
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `editref text-editor`'s arguments.
@@ -90,4 +93,40 @@ fn print_editor(
             writeln!(out, "{} {path}", command.name())
         }
     }
+}
+
+/// `editref search-replace [REPLY] [--cwd DIR] [--dry-run]`.
+pub fn search_replace(
+    common: &Common,
+    reply: &str,
+    cwd: Option<PathBuf>,
+    dry_run: bool,
+) -> ExitCode {
+    let text = match super::argument_text(reply) {
+        Ok(t) => t,
+        Err(e) => return usage(&format!("could not read the reply: {e}")),
+    };
+    let input = SearchReplaceInput { text, dry_run };
+    super::human_in(common, cwd, |s| s.search_replace(input), print_files)
+}
+
+/// The human form of a multi-file change: each file's diff, then one line per file.
+pub fn print_files(out: &mut dyn Write, done: &FilesOutput) -> std::io::Result<()> {
+    for f in &done.files {
+        super::print_diff(out, f.change.diff())?;
+    }
+    for f in &done.files {
+        let what = match f.action {
+            FileAction::Created => "created",
+            FileAction::Updated => "changed",
+            FileAction::Deleted => "deleted",
+            FileAction::Moved => "moved",
+        };
+        let verb = if done.dry_run { "would be " } else { "" };
+        match &f.moved_to {
+            Some(to) => writeln!(out, "{verb}{what} {} -> {to}", f.file_path)?,
+            None => writeln!(out, "{verb}{what} {}", f.file_path)?,
+        }
+    }
+    Ok(())
 }

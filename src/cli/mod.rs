@@ -7,7 +7,7 @@
 mod dialects;
 pub mod programs;
 
-pub use dialects::{text_editor, EditorArgs};
+pub use dialects::{search_replace, text_editor, EditorArgs};
 
 use clap::Args;
 use editref::api::ReadOutput;
@@ -81,12 +81,16 @@ pub fn human<T: Serialize>(
     run: impl FnOnce(&Session) -> Result<T, ToolError>,
     summary: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
 ) -> ExitCode {
-    let session = one_shot_session(
-        common.root.clone(),
-        current_dir(),
-        common.no_fsync,
-        &common.undo,
-    );
+    human_with(common, current_dir(), run, summary)
+}
+
+fn human_with<T: Serialize>(
+    common: &Common,
+    cwd: PathBuf,
+    run: impl FnOnce(&Session) -> Result<T, ToolError>,
+    summary: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
+) -> ExitCode {
+    let session = one_shot_session(common.root.clone(), cwd, common.no_fsync, &common.undo);
     // Stdout is line-buffered: without this, a diff of 100,000 lines is 100,000 write calls.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     match run(&session) {
@@ -113,6 +117,16 @@ pub fn human<T: Serialize>(
             ExitCode::from(1)
         }
     }
+}
+
+/// [`human`] with another working directory for the call's relative paths.
+pub fn human_in<T: Serialize>(
+    common: &Common,
+    cwd: Option<PathBuf>,
+    run: impl FnOnce(&Session) -> Result<T, ToolError>,
+    summary: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
+) -> ExitCode {
+    human_with(common, cwd.unwrap_or_else(current_dir), run, summary)
 }
 
 /// Read's human form: the numbered lines, or what kind of file it was.

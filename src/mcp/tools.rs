@@ -6,9 +6,10 @@
 //! client is told cannot drift from what the server accepts and sends back.
 
 use crate::api::{
-    input_schema, output_schema, EditInput, EditOutput, LineEditInput, LineEditOutput,
+    input_schema, output_schema, EditInput, EditOutput, FilesOutput, LineEditInput, LineEditOutput,
     MultiEditInput, MultiEditOutput, NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput,
-    TextEditorInput, TextEditorOutput, UndoInput, UndoOutput, WriteInput, WriteOutput,
+    SearchReplaceInput, TextEditorInput, TextEditorOutput, UndoInput, UndoOutput, WriteInput,
+    WriteOutput,
 };
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::{JsonSchema, Schema};
@@ -61,6 +62,13 @@ from file_text (an existing file must be viewed in full first). str_replace: rep
 which must occur exactly once, with new_str. insert: insert insert_text after line \
 insert_line (0 for the top; view the file first). undo_edit: take back the last change of the \
 file. A refused command changes nothing and says how to succeed.";
+
+const SEARCH_REPLACE: &str = "Applies SEARCH/REPLACE blocks to files, all or nothing. Each \
+block: the file's path alone on a line, then <<<<<<< SEARCH, the exact lines to find, =======, \
+the lines to put in their place, >>>>>>> REPLACE. SEARCH must match whole lines of the file \
+exactly once (indentation may differ as a whole); an empty SEARCH creates a new file. Text \
+around the blocks is ignored. If any block cannot be applied, no file changes and the error \
+names the block's line.";
 
 /// The definition of one tool, or `None` for a name that is not a tool.
 pub fn tool(name: &str) -> Option<Tool> {
@@ -120,6 +128,13 @@ pub fn tool(name: &str) -> Option<Tool> {
             input_schema::<TextEditorInput>(),
             object_schema::<TextEditorOutput>(),
             hints(false, true, false),
+        ),
+        "search_replace" => (
+            "Apply SEARCH/REPLACE blocks",
+            SEARCH_REPLACE,
+            input_schema::<SearchReplaceInput>(),
+            object_schema::<FilesOutput>(),
+            hints(false, false, false),
         ),
         _ => return None,
     };

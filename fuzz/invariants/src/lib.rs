@@ -15,6 +15,7 @@
 //! | [`quotes`] | [`QuoteCase`] | MATCH-2/4: folding keeps the length in characters and maps offsets back; restyling changes only quote characters, by the spec's rule |
 //! | [`atomic_write`] | [`AtomicCase`] | DISK-1/5, SESSION-3: with a fault at any file-system call the path holds the old or the new bytes, and no temp file survives except after a crash |
 //! | [`inputs`] | raw bytes | PATH-4: protocol lines, tool inputs and notebooks never panic and every refusal carries a known code |
+//! | [`search_replace_parse`] | [`SearchReplaceCase`] | BLOCK-1..8, PATH-4: any reply parses without panicking, CRLF reads like LF; rendered blocks parse back exactly; the flexible fallback stays in the view and equals a naive model |
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
@@ -30,6 +31,8 @@ mod model;
 mod quotes;
 mod repair;
 mod sandbox;
+mod search_replace_model;
+mod search_replace_parse;
 
 pub use atomic::{atomic_write, AtomicCase, AtomicTool, FaultChoice};
 pub use document::document_roundtrip;
@@ -37,18 +40,20 @@ pub use edit::{edit_vs_model, EditCase, EditSpec, FileForm};
 pub use inputs::{inputs, InputKind};
 pub use quotes::{quotes, QuoteCase};
 pub use repair::{repair, RepairCase, RepairShape};
+pub use search_replace_parse::{search_replace_parse, BlockSpec, SearchReplaceCase};
 
 use arbitrary::{Arbitrary, Unstructured};
 
 /// The names of the fuzz targets, which are also the directory names under `fuzz/regressions/`,
 /// `fuzz/seeds/` and `fuzz/corpus/`.
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 7] = [
     "document_roundtrip",
     "edit_vs_model",
     "repair",
     "quotes",
     "atomic_write",
     "inputs",
+    "search_replace_parse",
 ];
 
 /// What an invariant check returns: `Err` describes the violated invariant.
@@ -66,6 +71,7 @@ pub fn run(target: &str, data: &[u8]) -> Option<Check> {
         "quotes" => structured(data, quotes),
         "atomic_write" => structured(data, atomic_write),
         "inputs" => inputs(data),
+        "search_replace_parse" => structured(data, search_replace_parse),
         _ => return None,
     })
 }
@@ -152,6 +158,24 @@ mod tests {
             };
             round_trip(&atomic, atomic.to_bytes());
         }
+        let sr = SearchReplaceCase {
+            raw: "a.py\n<<<<<<< SEARCH\nx\n".into(),
+            eol: 2,
+            blocks: vec![BlockSpec {
+                style: 0xBEEF,
+                path: "src/é.rs".into(),
+                search: "  x\n".into(),
+                replace: String::new(),
+                prose: "Here:\n".into(),
+            }],
+            tail: "done".into(),
+            view: "a\n  x\n".into(),
+            plant: 11,
+            at: 300,
+            search: "x\n".into(),
+            replace: "y\n".into(),
+        };
+        round_trip(&sr, sr.to_bytes());
     }
 
     #[test]

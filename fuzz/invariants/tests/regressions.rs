@@ -75,7 +75,8 @@ targets!(
     repair,
     quotes,
     atomic_write,
-    inputs
+    inputs,
+    search_replace_parse
 );
 
 /// The fuzz package builds exactly the library's targets, and every regression directory

@@ -12,8 +12,8 @@ use arbitrary::{Arbitrary, Unstructured};
 use base64::Engine as _;
 use editref::disk::Fault;
 use editref_fuzzing::{
-    AtomicCase, AtomicTool, EditCase, EditSpec, FaultChoice, FileForm, InputKind, QuoteCase,
-    RepairCase, RepairShape, TARGETS,
+    AtomicCase, AtomicTool, BlockSpec, EditCase, EditSpec, FaultChoice, FileForm, InputKind,
+    QuoteCase, RepairCase, RepairShape, SearchReplaceCase, TARGETS,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -384,6 +384,13 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                 actual: edit.old.clone(),
             };
             seeds.add_checked("quotes", format!("{name}-{k}"), &q, q.to_bytes());
+            let sr = search_replace_seed(path.unwrap_or("file.txt"), &text, edit, k);
+            seeds.add_checked(
+                "search_replace_parse",
+                format!("{name}-{k}"),
+                &sr,
+                sr.to_bytes(),
+            );
         }
 
         if edits.len() == 1 || call.tool == "MultiEdit" {
@@ -413,6 +420,40 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                 seeds.add_checked("atomic_write", format!("{name}-{j}"), &a, a.to_bytes());
             }
         }
+    }
+}
+
+/// A `search_replace_parse` input from one edit: the edit written as an Aider block (as the raw
+/// reply and as a block to render), and its strings searched flexibly in the file, planted into
+/// it with an indentation that depends on `k`.
+fn search_replace_seed(path: &str, text: &str, edit: &EditSpec, k: usize) -> SearchReplaceCase {
+    let line = |s: &str| {
+        if s.is_empty() || s.ends_with('\n') {
+            s.to_string()
+        } else {
+            format!("{s}\n")
+        }
+    };
+    SearchReplaceCase {
+        raw: format!(
+            "{path}\n```\n<<<<<<< SEARCH\n{}=======\n{}>>>>>>> REPLACE\n```\n",
+            line(&edit.old),
+            line(&edit.new)
+        ),
+        eol: k as u8,
+        blocks: vec![BlockSpec {
+            style: (k as u16).wrapping_mul(0x2493),
+            path: path.to_string(),
+            search: edit.old.clone(),
+            replace: edit.new.clone(),
+            prose: "Change:\n".to_string(),
+        }],
+        tail: String::new(),
+        view: text.to_string(),
+        plant: 1 | ((k as u8) << 1),
+        at: k as u16,
+        search: edit.old.clone(),
+        replace: edit.new.clone(),
     }
 }
 
