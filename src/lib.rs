@@ -55,6 +55,7 @@
 
 pub mod api;
 mod call;
+pub mod dialects;
 pub mod disk;
 pub mod engine;
 pub mod error;

@@ -15,6 +15,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("mcp", &["api", "error", "session"]),
     ("call", &["api", "error", "session", "tools"]),
     ("api", &["error", "patch"]),
+    ("dialects", &["text"]),
     (
         "tools",
         &["api", "disk", "engine", "error", "patch", "session", "text"],
