@@ -15,6 +15,8 @@
 //! | [`quotes`] | [`QuoteCase`] | MATCH-2/4: folding keeps the length in characters and maps offsets back; restyling changes only quote characters, by the spec's rule |
 //! | [`atomic_write`] | [`AtomicCase`] | DISK-1/5, SESSION-3: with a fault at any file-system call the path holds the old or the new bytes, and no temp file survives except after a crash |
 //! | [`inputs`] | raw bytes | PATH-4: protocol lines, tool inputs and notebooks never panic and every refusal carries a known code |
+//! | [`apply_patch_parse`] | raw bytes (mode byte) | APPLY-1..4, PATH-4: the V4A parser never panics, accepts only well-formed patches, and gives back exactly the operations a model renderer wrote |
+//! | [`apply_patch_seek`] | [`SeekCase`] | APPLY-5..9, PATH-4: locating chunks never panics, replacements are sorted, disjoint and on line boundaries, and a single chunk lands where a naive model of the passes puts it |
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
@@ -22,6 +24,8 @@
 
 pub mod framing;
 
+mod apply_patch_parse;
+mod apply_patch_seek;
 mod atomic;
 mod document;
 mod edit;
@@ -31,6 +35,11 @@ mod quotes;
 mod repair;
 mod sandbox;
 
+pub use apply_patch_parse::{
+    apply_patch_parse, ModelChunk, ModelLine, ModelOp, PatchModel, PARSE_MODEL, PARSE_OPERATION,
+    PARSE_RAW,
+};
+pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
 pub use atomic::{atomic_write, AtomicCase, AtomicTool, FaultChoice};
 pub use document::document_roundtrip;
 pub use edit::{edit_vs_model, EditCase, EditSpec, FileForm};
@@ -42,13 +51,15 @@ use arbitrary::{Arbitrary, Unstructured};
 
 /// The names of the fuzz targets, which are also the directory names under `fuzz/regressions/`,
 /// `fuzz/seeds/` and `fuzz/corpus/`.
-pub const TARGETS: [&str; 6] = [
+pub const TARGETS: [&str; 8] = [
     "document_roundtrip",
     "edit_vs_model",
     "repair",
     "quotes",
     "atomic_write",
     "inputs",
+    "apply_patch_parse",
+    "apply_patch_seek",
 ];
 
 /// What an invariant check returns: `Err` describes the violated invariant.
@@ -66,6 +77,8 @@ pub fn run(target: &str, data: &[u8]) -> Option<Check> {
         "quotes" => structured(data, quotes),
         "atomic_write" => structured(data, atomic_write),
         "inputs" => inputs(data),
+        "apply_patch_parse" => apply_patch_parse(data),
+        "apply_patch_seek" => structured(data, apply_patch_seek),
         _ => return None,
     })
 }

@@ -75,7 +75,9 @@ targets!(
     repair,
     quotes,
     atomic_write,
-    inputs
+    inputs,
+    apply_patch_parse,
+    apply_patch_seek
 );
 
 /// The fuzz package builds exactly the library's targets, and every regression directory
