@@ -9,10 +9,10 @@
 //! so both entries take exactly one path through the tools.
 
 use crate::api::{
-    EditInput, EditOutput, FilesOutput, LineEditInput, LineEditOutput, MultiEditInput,
-    MultiEditOutput, NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput,
-    SearchReplaceInput, TextEditorInput, TextEditorOutput, UndoInput, UndoOutput, WriteInput,
-    WriteOutput,
+    ApplyPatchInput, EditInput, EditOutput, FilesOutput, LineEditInput, LineEditOutput,
+    MultiEditInput, MultiEditOutput, NotebookEditInput, NotebookEditOutput, PatchOperation,
+    ReadInput, ReadOutput, SearchReplaceInput, TextEditorInput, TextEditorOutput, UndoInput,
+    UndoOutput, WriteInput, WriteOutput,
 };
 use crate::dialects;
 use crate::error::{ToolError, ToolResult};
@@ -26,7 +26,7 @@ use serde_json::Value;
 pub const TOOLS: [&str; 5] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"];
 
 /// Every tool name [`Session::call`] answers to: the five, undo, and the dialects (§15).
-pub const ALL_TOOLS: [&str; 9] = [
+pub const ALL_TOOLS: [&str; 10] = [
     "Read",
     "Edit",
     "MultiEdit",
@@ -36,6 +36,7 @@ pub const ALL_TOOLS: [&str; 9] = [
     "LineEdit",
     "str_replace_based_edit_tool",
     "search_replace",
+    "apply_patch",
 ];
 
 impl Session {
@@ -154,6 +155,27 @@ impl Session {
         tools::line_edit::run(self, input)
     }
 
+    /// Codex's apply_patch (APPLY rules): a V4A patch applied to every file it names, all or
+    /// nothing.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::ApplyPatchInput};
+    /// let session = Session::new(Config::new("/repo"));
+    /// let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n";
+    /// let out = session.apply_patch(ApplyPatchInput::new(patch))?;
+    /// assert_eq!(out.files.len(), 1);
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
+    pub fn apply_patch(&self, input: ApplyPatchInput) -> ToolResult<FilesOutput> {
+        dialects::apply_patch::run(self, input)
+    }
+
+    /// One operation of the Responses API's apply_patch (`create_file`, `update_file`,
+    /// `delete_file` with a V4A diff).
+    pub fn apply_patch_operation(&self, op: PatchOperation) -> ToolResult<FilesOutput> {
+        dialects::apply_patch::run_operation(self, op)
+    }
+
     /// Aider's SEARCH/REPLACE blocks (BLOCK rules): every block of a reply applied to the
     /// files it names, all or nothing.
     ///
@@ -188,6 +210,10 @@ impl Session {
             "Undo" => json(self.undo(UndoInput::from_json(input)?)?),
             "LineEdit" => json(self.line_edit(LineEditInput::from_json(input)?)?),
             "search_replace" => json(self.search_replace(SearchReplaceInput::from_json(input)?)?),
+            "apply_patch" if PatchOperation::is_operation(input) => {
+                json(self.apply_patch_operation(PatchOperation::from_json(input)?)?)
+            }
+            "apply_patch" => json(self.apply_patch(ApplyPatchInput::from_json(input)?)?),
             "str_replace_based_edit_tool" | "str_replace_editor" => {
                 json(self.text_editor(TextEditorInput::from_json(input)?)?)
             }

@@ -146,6 +146,21 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Apply a patch in Codex's apply_patch format to the files it names, all or nothing. The
+    /// patch is read from stdin unless given.
+    ApplyPatch {
+        /// The patch, or @FILE, or - for stdin (the default).
+        #[arg(default_value = "-", allow_hyphen_values = true)]
+        patch: String,
+        /// Resolve the patch's paths against DIR.
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// Check everything and show the diffs, but write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Apply the SEARCH/REPLACE blocks of a reply (Aider's format) to the files they name,
     /// all or nothing. The reply is read from stdin unless given.
     SearchReplace {
@@ -451,6 +466,12 @@ fn main() -> ExitCode {
                 Ok(())
             },
         ),
+        Command::ApplyPatch {
+            patch,
+            cwd,
+            dry_run,
+            common,
+        } => cli::apply_patch(&common, &patch, cwd, dry_run),
         Command::SearchReplace {
             reply,
             cwd,

@@ -3,7 +3,8 @@
 
 use super::{human, print_change, usage, Common};
 use editref::api::{
-    EditorCommand, FileAction, FilesOutput, SearchReplaceInput, TextEditorInput, TextEditorOutput,
+    ApplyPatchInput, EditorCommand, FileAction, FilesOutput, SearchReplaceInput, TextEditorInput,
+    TextEditorOutput,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -93,6 +94,20 @@ fn print_editor(
             writeln!(out, "{} {path}", command.name())
         }
     }
+}
+
+/// `editref apply-patch [PATCH] [--cwd DIR] [--dry-run]`. A patch argument that is not a
+/// file reference is the patch itself (it starts with `*** Begin Patch`).
+pub fn apply_patch(common: &Common, patch: &str, cwd: Option<PathBuf>, dry_run: bool) -> ExitCode {
+    let text = match super::argument_text(patch) {
+        Ok(t) => t,
+        Err(e) => return usage(&format!("could not read the patch: {e}")),
+    };
+    let input = ApplyPatchInput {
+        input: text,
+        dry_run,
+    };
+    super::human_in(common, cwd, |s| s.apply_patch(input), print_files)
 }
 
 /// `editref search-replace [REPLY] [--cwd DIR] [--dry-run]`.

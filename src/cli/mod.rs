@@ -7,7 +7,7 @@
 mod dialects;
 pub mod programs;
 
-pub use dialects::{search_replace, text_editor, EditorArgs};
+pub use dialects::{apply_patch, search_replace, text_editor, EditorArgs};
 
 use clap::Args;
 use editref::api::ReadOutput;

@@ -8,9 +8,11 @@
 //! parsers are pure — text in, values out — so they can be fuzzed on their own.
 //!
 //! - `text_editor.rs` — Anthropic's text editor tool (`str_replace_based_edit_tool`);
+//! - `apply_patch/` — Codex's V4A patches: parser, context seeking, applying;
 //! - `search_replace/` — Aider's SEARCH/REPLACE blocks: parser, flexible fallback, applying;
 //! - `stage.rs` — the files of a multi-file call, staged and then written as one unit.
 
+pub mod apply_patch;
 pub mod search_replace;
 pub mod stage;
 pub mod text_editor;

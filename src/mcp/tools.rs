@@ -6,10 +6,10 @@
 //! client is told cannot drift from what the server accepts and sends back.
 
 use crate::api::{
-    input_schema, output_schema, EditInput, EditOutput, FilesOutput, LineEditInput, LineEditOutput,
-    MultiEditInput, MultiEditOutput, NotebookEditInput, NotebookEditOutput, ReadInput, ReadOutput,
-    SearchReplaceInput, TextEditorInput, TextEditorOutput, UndoInput, UndoOutput, WriteInput,
-    WriteOutput,
+    input_schema, output_schema, ApplyPatchInput, EditInput, EditOutput, FilesOutput,
+    LineEditInput, LineEditOutput, MultiEditInput, MultiEditOutput, NotebookEditInput,
+    NotebookEditOutput, ReadInput, ReadOutput, SearchReplaceInput, TextEditorInput,
+    TextEditorOutput, UndoInput, UndoOutput, WriteInput, WriteOutput,
 };
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::{JsonSchema, Schema};
@@ -70,6 +70,15 @@ exactly once (indentation may differ as a whole); an empty SEARCH creates a new 
 around the blocks is ignored. If any block cannot be applied, no file changes and the error \
 names the block's line.";
 
+const APPLY_PATCH: &str = "Applies a patch to one or more files, all or nothing. The patch \
+starts with '*** Begin Patch' and ends with '*** End Patch'. Between them: '*** Add File: PATH' \
+followed by the new file's lines each prefixed '+'; '*** Delete File: PATH'; '*** Update File: \
+PATH' (optionally '*** Move to: NEW_PATH') followed by chunks of lines prefixed ' ' (context, \
+usually 3 lines before and after), '-' (removed) and '+' (added), each chunk optionally after \
+an '@@ LINE' naming a line above it (a class or function header) to say where it goes. \
+Context must fit exactly one place in the file; if any part cannot be applied, no file changes \
+and the error names the patch line.";
+
 /// The definition of one tool, or `None` for a name that is not a tool.
 pub fn tool(name: &str) -> Option<Tool> {
     let (title, description, input, output, annotations) = match name {
@@ -127,6 +136,13 @@ pub fn tool(name: &str) -> Option<Tool> {
             TEXT_EDITOR,
             input_schema::<TextEditorInput>(),
             object_schema::<TextEditorOutput>(),
+            hints(false, true, false),
+        ),
+        "apply_patch" => (
+            "Apply a patch",
+            APPLY_PATCH,
+            input_schema::<ApplyPatchInput>(),
+            object_schema::<FilesOutput>(),
             hints(false, true, false),
         ),
         "search_replace" => (

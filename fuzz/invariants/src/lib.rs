@@ -16,6 +16,8 @@
 //! | [`atomic_write`] | [`AtomicCase`] | DISK-1/5, SESSION-3: with a fault at any file-system call the path holds the old or the new bytes, and no temp file survives except after a crash |
 //! | [`inputs`] | raw bytes | PATH-4: protocol lines, tool inputs and notebooks never panic and every refusal carries a known code |
 //! | [`search_replace_parse`] | [`SearchReplaceCase`] | BLOCK-1..8, PATH-4: any reply parses without panicking, CRLF reads like LF; rendered blocks parse back exactly; the flexible fallback stays in the view and equals a naive model |
+//! | [`apply_patch_parse`] | raw bytes (mode byte) | APPLY-1..4, PATH-4: the V4A parser never panics, accepts only well-formed patches, and gives back exactly the operations a model renderer wrote |
+//! | [`apply_patch_seek`] | [`SeekCase`] | APPLY-5..9, PATH-4: locating chunks never panics, replacements are sorted, disjoint and on line boundaries, and a single chunk lands where a naive model of the passes puts it |
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
@@ -23,6 +25,8 @@
 
 pub mod framing;
 
+mod apply_patch_parse;
+mod apply_patch_seek;
 mod atomic;
 mod document;
 mod edit;
@@ -34,6 +38,11 @@ mod sandbox;
 mod search_replace_model;
 mod search_replace_parse;
 
+pub use apply_patch_parse::{
+    apply_patch_parse, ModelChunk, ModelLine, ModelOp, PatchModel, PARSE_MODEL, PARSE_OPERATION,
+    PARSE_RAW,
+};
+pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
 pub use atomic::{atomic_write, AtomicCase, AtomicTool, FaultChoice};
 pub use document::document_roundtrip;
 pub use edit::{edit_vs_model, EditCase, EditSpec, FileForm};
@@ -46,7 +55,7 @@ use arbitrary::{Arbitrary, Unstructured};
 
 /// The names of the fuzz targets, which are also the directory names under `fuzz/regressions/`,
 /// `fuzz/seeds/` and `fuzz/corpus/`.
-pub const TARGETS: [&str; 7] = [
+pub const TARGETS: [&str; 9] = [
     "document_roundtrip",
     "edit_vs_model",
     "repair",
@@ -54,6 +63,8 @@ pub const TARGETS: [&str; 7] = [
     "atomic_write",
     "inputs",
     "search_replace_parse",
+    "apply_patch_parse",
+    "apply_patch_seek",
 ];
 
 /// What an invariant check returns: `Err` describes the violated invariant.
@@ -72,6 +83,8 @@ pub fn run(target: &str, data: &[u8]) -> Option<Check> {
         "atomic_write" => structured(data, atomic_write),
         "inputs" => inputs(data),
         "search_replace_parse" => structured(data, search_replace_parse),
+        "apply_patch_parse" => apply_patch_parse(data),
+        "apply_patch_seek" => structured(data, apply_patch_seek),
         _ => return None,
     })
 }

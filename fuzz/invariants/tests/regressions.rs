@@ -76,7 +76,9 @@ targets!(
     quotes,
     atomic_write,
     inputs,
-    search_replace_parse
+    search_replace_parse,
+    apply_patch_parse,
+    apply_patch_seek
 );
 
 /// The fuzz package builds exactly the library's targets, and every regression directory
