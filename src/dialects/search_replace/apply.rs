@@ -139,7 +139,7 @@ fn stage_file(
     let patch = Patch::new(given, view, &replacements);
     let chunks = doc
         .render(&replacements)
-        .map_err(|c| ToolError::new(Code::Encoding, format!("The new text has '{}', which the file's encoding ({}) cannot hold. Nothing was written.", c.0, doc.encoding().name())))?;
+        .map_err(|c| at_block(ToolError::new(Code::Encoding, format!("The new text has '{}', which the file's encoding ({}) cannot hold. Nothing was written.", c.0, doc.encoding().name())), first))?;
     let bytes = crate::text::concat(&chunks);
     let fingerprint = doc.fingerprint_after(&replacements);
     drop(chunks);

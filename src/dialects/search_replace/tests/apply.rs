@@ -152,3 +152,12 @@ fn block_13_an_undecodable_file_is_refused_naming_its_first_block() {
     let e = sb.refused("b.bin", &block("b.bin", "a\n", "b\n"), Code::Binary);
     assert_eq!(e.fields["block_line"], 2);
 }
+
+#[test]
+fn block_15_a_character_the_encoding_cannot_hold_is_refused_naming_the_first_block() {
+    let sb = sandbox();
+    sb.put("w.txt", b"caf\xe9\nnote\n");
+    let reply = block("w.txt", "note\n", "snow \u{2603}\n");
+    let e = sb.refused("w.txt", &reply, Code::Encoding);
+    assert_eq!(e.fields["block_line"], 2);
+}
