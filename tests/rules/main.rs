@@ -18,6 +18,7 @@ mod notebook;
 mod path;
 mod read;
 mod repair;
+mod search_replace;
 mod session;
 mod text;
 mod write;

@@ -1,19 +1,21 @@
-//! Applying a reply's SEARCH/REPLACE blocks (BLOCK-9..14): every block of every file is
+//! Applying a reply's SEARCH/REPLACE blocks (BLOCK-9..17): every block of every file is
 //! located and applied in memory first, in order, each to the text the blocks before it left;
 //! only when all of them apply are the files written, as one unit (BATCH-1).
 //!
 //! A block's SEARCH text is found by the core's matching (exact, then the curly-quote
-//! fallback, MATCH-1..3) and must occur once; only when it does not occur at all is the
-//! whitespace-flexible fallback tried ([`super::flex`]). Where Aider would edit the first of
+//! fallback, MATCH-1..3), counting only hits that start a line ([`super::lines`]), and must
+//! occur once; only when it does not occur at all is the whitespace-flexible fallback tried
+//! ([`super::flex`]). Where Aider would edit the first of
 //! several matches, editref refuses with `ambiguous` and the candidates' lines.
 
 use super::flex::{find_flexible, Flex};
+use super::lines::find_lines;
 use super::parse::{parse, Block};
 use crate::api::{Change, FileAction, FileChange, FilesOutput, SearchReplaceInput};
 use crate::dialects::stage::{commit, After, Staged};
 use crate::engine::Splicer;
 use crate::error::{Code, ToolError, ToolResult};
-use crate::matching::{closest_region, Haystack};
+use crate::matching::closest_region;
 use crate::patch::Patch;
 use crate::session::Session;
 use crate::text::{quotes, Fingerprint, Replacement};
@@ -81,7 +83,8 @@ fn stage_file(
         return Err(ToolError::invalid_input("A file with no blocks."));
     };
     if !exists {
-        // BLOCK-10: a new file comes from a block with an empty SEARCH; later blocks edit it.
+        // BLOCK-11: a new file comes from a first block with an empty SEARCH; later blocks edit
+        // the text it gave.
         if !first.search.is_empty() {
             return Err(at_block(
                 ToolError::new(
@@ -93,10 +96,9 @@ fn stage_file(
                 first,
             ));
         }
-        let mut text = first.replace.clone();
-        for block in &blocks[1..] {
-            text = apply_block(&text, block, given)?;
-        }
+        let mut splicer = Splicer::new("");
+        apply_blocks(&mut splicer, blocks, given)?;
+        let text = splicer.text().into_owned();
         let patch = Patch::new(
             given,
             "",
@@ -119,48 +121,25 @@ fn stage_file(
         return Ok((staged, file_change(given, FileAction::Created, patch)));
     }
     let opened = open_text(session, given, ReadRule::IfRead).map_err(|e| at_block(e, first))?;
-    let doc = opened.document()?;
+    let doc = opened.document().map_err(|e| at_block(e, first))?;
     let view = doc.view();
     let mut splicer = Splicer::new(view);
-    for block in blocks {
-        if block.search.is_empty() {
-            // BLOCK-11: an empty SEARCH fills an empty file, and nothing else.
-            let current = splicer.text();
-            if !current.trim().is_empty() {
-                return Err(at_block(
-                    ToolError::new(
-                        Code::FileExists,
-                        format!(
-                            "'{given}' already exists and is not empty, so a block with an empty SEARCH cannot create it. Quote the lines to change in SEARCH."
-                        ),
-                    ),
-                    block,
-                ));
-            }
-            let len = current.len();
-            splicer.replace(0, len, block.replace.clone());
-            continue;
-        }
-        let current = splicer.text().into_owned();
-        let (start, end, text) = locate(&current, block, given)?;
-        if splicer.replace(start, end, text).is_none() {
-            return Err(at_block(
-                ToolError::invalid_input("A block's place could not be used."),
-                block,
-            ));
-        }
-    }
-    let replacements = splicer.into_replacements();
+    apply_blocks(&mut splicer, blocks, given)?;
+    let mut replacements = splicer.into_replacements();
+    // BLOCK-14: blocks that undo one another leave spans that equal the original; they are
+    // not written, so that no byte of them changes (their line endings included).
+    replacements.retain(|r| view.get(r.start..r.end) != Some(r.text.as_str()));
     if replacements.is_empty() {
         return Err(ToolError::new(
             Code::NoChange,
-            format!("The blocks for '{given}' change nothing: each REPLACE equals its SEARCH."),
-        ));
+            format!("The blocks for '{given}' change nothing: each REPLACE equals its SEARCH. Nothing was written."),
+        )
+        .with("block_line", first.line));
     }
     let patch = Patch::new(given, view, &replacements);
     let chunks = doc
         .render(&replacements)
-        .map_err(|c| ToolError::new(Code::Encoding, format!("The new text has '{}', which the file's encoding ({}) cannot hold. Nothing was written.", c.0, doc.encoding().name())))?;
+        .map_err(|c| at_block(ToolError::new(Code::Encoding, format!("The new text has '{}', which the file's encoding ({}) cannot hold. Nothing was written.", c.0, doc.encoding().name())), first))?;
     let bytes = crate::text::concat(&chunks);
     let fingerprint = doc.fingerprint_after(&replacements);
     drop(chunks);
@@ -175,39 +154,51 @@ fn stage_file(
     Ok((staged, file_change(given, FileAction::Updated, patch)))
 }
 
-/// Applies one block to a text held in memory (a file the reply creates).
-fn apply_block(text: &str, block: &Block, given: &str) -> ToolResult<String> {
-    if block.search.is_empty() {
-        return Err(at_block(
-            ToolError::new(
-                Code::FileExists,
-                format!("'{given}' was already created by an earlier block; quote the lines to change in SEARCH."),
-            ),
-            block,
-        ));
+/// BLOCK-9: applies a file's blocks in reply order, each to the text the blocks before it
+/// left.
+fn apply_blocks(splicer: &mut Splicer<'_>, blocks: &[&Block], given: &str) -> ToolResult<()> {
+    for block in blocks {
+        let current = splicer.text();
+        let (start, end, text) = if block.search.is_empty() {
+            // BLOCK-12: an empty SEARCH fills a blank text, and nothing else.
+            if !current.trim().is_empty() {
+                return Err(at_block(
+                    ToolError::new(
+                        Code::FileExists,
+                        format!(
+                            "'{given}' is not empty (it exists, or an earlier block of this reply gave it its text), so a block with an empty SEARCH cannot create it. Quote the lines to change in SEARCH."
+                        ),
+                    ),
+                    block,
+                ));
+            }
+            (0, current.len(), block.replace.clone())
+        } else {
+            locate(&current, block, given)?
+        };
+        // BLOCK-14: a block whose REPLACE is the text it replaces is not spliced in, so it
+        // cannot change a byte of the lines it names.
+        if current.get(start..end) == Some(text.as_str()) {
+            continue;
+        }
+        drop(current);
+        if splicer.replace(start, end, text).is_none() {
+            return Err(at_block(
+                ToolError::invalid_input("A block's place could not be used."),
+                block,
+            ));
+        }
     }
-    let (start, end, new) = locate(text, block, given)?;
-    let mut out = String::with_capacity(text.len() + new.len());
-    out.push_str(text.get(..start).unwrap_or(""));
-    out.push_str(&new);
-    out.push_str(text.get(end..).unwrap_or(""));
-    Ok(out)
+    Ok(())
 }
 
-/// BLOCK-12/13: where a block's SEARCH text is in `text` and what replaces it.
+/// Most candidate lines an `ambiguous` refusal lists (D21).
+const MAX_LINES: usize = 10;
+
+/// BLOCK-10: where a block's SEARCH text is in `text` and what replaces it.
 fn locate(text: &str, block: &Block, given: &str) -> ToolResult<(usize, usize, String)> {
-    let hay = Haystack::new(text);
-    let hits = hay.find(&block.search);
-    // BLOCK-3: SEARCH is whole lines, so only a hit that starts a line counts; `return 1`
-    // inside `    return 1` is the flexible fallback's to find (and re-indent for).
-    let bytes = text.as_bytes();
-    let aligned: Vec<(usize, usize)> = hits
-        .spans
-        .iter()
-        .copied()
-        .filter(|(s, _)| *s == 0 || bytes.get(s - 1) == Some(&b'\n'))
-        .collect();
-    match aligned.as_slice() {
+    let hits = find_lines(text, &block.search);
+    match hits.spans.as_slice() {
         [(s, e)] => {
             let actual = text.get(*s..*e).unwrap_or("");
             let new = if hits.via_quotes {
@@ -219,45 +210,65 @@ fn locate(text: &str, block: &Block, given: &str) -> ToolResult<(usize, usize, S
         }
         [] => match find_flexible(text, &block.search, &block.replace) {
             Flex::Unique(r) => Ok((r.start, r.end, r.text)),
-            Flex::Ambiguous { lines } => Err(ambiguous(block, given, &lines)),
-            Flex::NotFound => {
-                let mut message = format!(
-                    "The SEARCH text of the block on line {} was not found in '{given}'. It must match the file exactly (indentation may differ as a whole). Nothing was written.",
-                    block.line
-                );
-                let hint = closest_region(text, &block.search);
-                if let Some(h) = &hint {
-                    message.push_str(&format!(
-                        "\nThe closest text is at lines {}-{}:\n{}",
-                        h.start_line, h.end_line, h.text
-                    ));
-                }
-                Err(ToolError::new(Code::NotFound, message)
-                    .with("block_line", block.line)
-                    .with("file", given))
+            Flex::Ambiguous { lines } => {
+                let count = lines.len();
+                Err(ambiguous(
+                    block,
+                    given,
+                    count,
+                    &lines[..count.min(MAX_LINES)],
+                ))
             }
+            Flex::NotFound => Err(not_found(text, block, given)),
         },
         spans => {
-            let lines: Vec<usize> = spans
-                .iter()
-                .map(|(s, _)| crate::text::line_of(text, *s))
-                .collect();
-            Err(ambiguous(block, given, &lines))
+            let mut lines = Vec::with_capacity(MAX_LINES);
+            let (mut line, mut at) = (1, 0);
+            for &(s, _) in spans.iter().take(MAX_LINES) {
+                line +=
+                    memchr::memchr_iter(b'\n', text.as_bytes().get(at..s).unwrap_or(b"")).count();
+                at = s;
+                lines.push(line);
+            }
+            Err(ambiguous(block, given, spans.len(), &lines))
         }
     }
 }
 
-fn ambiguous(block: &Block, given: &str, lines: &[usize]) -> ToolError {
+/// `not_found`, with the closest text of the file as a hint (MATCH-6).
+fn not_found(text: &str, block: &Block, given: &str) -> ToolError {
+    let mut message = format!(
+        "The SEARCH text of the block on line {} was not found in '{given}'. It must match the file exactly (indentation may differ as a whole). Nothing was written.",
+        block.line
+    );
+    let hint = match closest_region(text, &block.search) {
+        Some(h) => {
+            message.push_str(&format!(
+                "\nThe closest text is at lines {}-{}:\n{}",
+                h.start_line, h.end_line, h.text
+            ));
+            serde_json::json!({"startLine": h.start_line, "endLine": h.end_line, "text": h.text})
+        }
+        None => serde_json::Value::Null,
+    };
+    ToolError::new(Code::NotFound, message)
+        .with("block_line", block.line)
+        .with("file", given)
+        .with("hint", hint)
+}
+
+fn ambiguous(block: &Block, given: &str, count: usize, lines: &[usize]) -> ToolError {
     ToolError::new(
         Code::Ambiguous,
         format!(
-            "The SEARCH text of the block on line {} occurs {} times in '{given}' (at lines {}). Nothing was written; add lines around it to SEARCH so that it occurs once.",
+            "The SEARCH text of the block on line {} occurs {count} times in '{given}' (at lines {}{}). Nothing was written; add lines around it to SEARCH so that it occurs once.",
             block.line,
-            lines.len(),
-            lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", "),
+            if count > lines.len() { ", …" } else { "" }
         ),
     )
     .with("block_line", block.line)
+    .with("count", count)
     .with("lines", lines.to_vec())
 }
 

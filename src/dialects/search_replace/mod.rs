@@ -48,6 +48,7 @@
 
 mod apply;
 mod flex;
+mod lines;
 mod markers;
 mod parse;
 #[cfg(test)]

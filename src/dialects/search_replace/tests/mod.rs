@@ -1,5 +1,8 @@
-//! Tests of the SEARCH/REPLACE dialect through its public entry points, named by the SPEC
-//! §15.2 rule they pin: `parse.rs` for BLOCK-1..5, `flex.rs` for BLOCK-6..8.
+//! Tests of the SEARCH/REPLACE dialect, named by the SPEC §15.2 rule they pin: `parse.rs` for
+//! BLOCK-1..5, `flex.rs` for BLOCK-6..8, `lines.rs` and `apply.rs` for the applying side
+//! (BLOCK-9..17).
 
+mod apply;
 mod flex;
+mod lines;
 mod parse;
