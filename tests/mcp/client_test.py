@@ -27,13 +27,15 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 EDITREF = ""
 CHECKS = []
 
-TOOLS = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"]
+TOOLS = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Undo"]
+ALL_TOOLS = TOOLS + ["LineEdit", "str_replace_based_edit_tool", "search_replace", "apply_patch"]
 REQUIRED = {
     "Read": ["file_path"],
     "Edit": ["file_path", "old_string", "new_string"],
     "MultiEdit": ["file_path", "edits"],
     "Write": ["file_path", "content"],
     "NotebookEdit": ["notebook_path"],
+    "Undo": ["file_path"],
 }
 
 
@@ -161,6 +163,27 @@ async def lists_the_tools_with_schemas_and_hints(tmp):
         equal(by_name["Write"].annotations.destructive_hint, True, "Write destructiveHint")
         equal(by_name["Edit"].annotations.destructive_hint, False, "Edit destructiveHint")
         expect("unique" in by_name["Edit"].description, "Edit's description states the rules")
+
+
+@check
+async def dialects_and_undo_over_mcp(tmp):
+    """apply_patch across two files (one CRLF) and Undo of the whole patch, byte for byte."""
+    a, b = tmp / "a.txt", tmp / "b.txt"
+    a.write_bytes(b"one\r\ntwo\r\nthree\r\n")
+    b.write_bytes(b"alpha\n")
+    patch = ("*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+TWO\n"
+             "*** Update File: b.txt\n@@\n-alpha\n+beta\n*** End Patch\n")
+    async with stdio(tmp, "--tools", "all", "--undo-dir", str(tmp / "journal")) as s:
+        equal([t.name for t in (await s.list_tools()).tools], ALL_TOOLS, "--tools all")
+        r = ok(await call(s, "apply_patch", input=patch), "apply_patch")
+        equal([f["action"] for f in r.structured_content["files"]], ["updated", "updated"],
+              "files updated")
+        equal(a.read_bytes(), b"one\r\nTWO\r\nthree\r\n", "a.txt after the patch")
+        equal(b.read_bytes(), b"beta\n", "b.txt after the patch")
+        ok(await call(s, "Undo", file_path="b.txt"), "Undo")
+    equal(a.read_bytes(), b"one\r\ntwo\r\nthree\r\n", "a.txt undone with b.txt")
+    equal(b.read_bytes(), b"alpha\n", "b.txt undone")
+    no_temp_files(tmp)
 
 
 @check
