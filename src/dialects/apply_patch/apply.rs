@@ -1,4 +1,4 @@
-//! Applying a parsed patch to the files (APPLY-10..21): every operation is opened, checked and
+//! Applying a parsed patch to the files (APPLY-10..20): every operation is opened, checked and
 //! computed in memory, in patch order; only when all of them can be applied are the files
 //! written, as one unit (BATCH-1). Codex applies file by file and leaves the files before a
 //! failing one changed; editref leaves all of them as they were.
