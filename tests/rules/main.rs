@@ -10,6 +10,7 @@ use editref::{Code, Config, Session};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
+mod apply_patch;
 mod disk;
 mod edit;
 mod matching;

@@ -1,4 +1,4 @@
-//! Applying a parsed patch to the files (APPLY-20..27): every operation is opened, checked and
+//! Applying a parsed patch to the files (APPLY-10..20): every operation is opened, checked and
 //! computed in memory, in patch order; only when all of them can be applied are the files
 //! written, as one unit (BATCH-1). Codex applies file by file and leaves the files before a
 //! failing one changed; editref leaves all of them as they were.
@@ -11,11 +11,12 @@ use super::seek::{locate, LocateError};
 use super::{FileOp, Patch as V4aPatch};
 use crate::api::{ApplyPatchInput, Change, FileAction, FileChange, FilesOutput, PatchOperation};
 use crate::dialects::stage::{commit, After, Staged};
+use crate::disk::Kind;
 use crate::error::{Code, ToolError, ToolResult};
 use crate::patch::Patch;
 use crate::session::Session;
 use crate::text::{Fingerprint, Replacement};
-use crate::tools::open::{open_text, ReadRule};
+use crate::tools::open::{open_text, Opened, ReadRule};
 
 /// The tool's name in the undo journal and in messages.
 const TOOL: &str = "apply_patch";
@@ -48,10 +49,13 @@ fn parse_error(e: ParseError) -> ToolError {
 /// Stages every operation, then writes them all or none.
 fn apply(session: &Session, patch: &V4aPatch, dry_run: bool) -> ToolResult<FilesOutput> {
     let mut staged = Vec::with_capacity(patch.ops.len() + 1);
+    let mut lines = Vec::with_capacity(patch.ops.len() + 1);
     let mut files = Vec::with_capacity(patch.ops.len());
     for op in &patch.ops {
         stage(session, op, &mut staged, &mut files).map_err(|e| e.with("patch_line", op.line()))?;
+        lines.resize(staged.len(), op.line());
     }
+    same_file_twice(&staged, &lines)?;
     let durable = if dry_run {
         true
     } else {
@@ -64,7 +68,7 @@ fn apply(session: &Session, patch: &V4aPatch, dry_run: bool) -> ToolResult<Files
     })
 }
 
-/// APPLY-20..24: one operation, computed in memory.
+/// APPLY-11..14: one operation, computed in memory.
 fn stage(
     session: &Session,
     op: &FileOp,
@@ -104,6 +108,7 @@ fn stage(
         }
         FileOp::Delete { path, .. } => {
             let opened = open_text(session, path, ReadRule::IfRead)?;
+            refuse_link(session, &opened, "Delete File")?;
             let doc = opened.document()?;
             let view = doc.view();
             let patch = Patch::new(
@@ -168,7 +173,8 @@ fn stage(
                     files.push(change(path, FileAction::Updated, None, patch));
                 }
                 Some(dest) => {
-                    // APPLY-23: the new file first, then the old one goes; both in one unit.
+                    // APPLY-14: the new file first, then the old one goes; both in one unit.
+                    refuse_link(session, &opened, "Move to")?;
                     let d = session.resolve(dest)?;
                     if d.exists {
                         return Err(exists(dest, "Move to"));
@@ -196,7 +202,62 @@ fn stage(
     Ok(())
 }
 
-/// APPLY-21/23: editref does not overwrite a file the patch did not say it replaces.
+/// APPLY-16 (APPLY-4 once paths are resolved): two operations that reach one file (`a.txt` and
+/// `./a.txt`, or a path and a symlink to it) are refused before anything is written — and
+/// under `dry_run` too, which must answer as the real call would.
+fn same_file_twice(staged: &[Staged], lines: &[usize]) -> ToolResult<()> {
+    for (i, s) in staged.iter().enumerate() {
+        if let Some((j, other)) = staged
+            .iter()
+            .enumerate()
+            .skip(i + 1)
+            .find(|(_, o)| o.target == s.target)
+        {
+            let line = lines.get(j).copied().unwrap_or(0);
+            let earlier = lines.get(i).copied().unwrap_or(0);
+            return Err(ToolError::new(
+                Code::InvalidPatch,
+                format!(
+                    "'{}' (line {earlier}) and '{}' (line {line}) are the same file; a patch may \
+                     change each file once. Nothing was written; send the whole patch again \
+                     with one operation for that file.",
+                    s.given, other.given
+                ),
+            )
+            .with("line", line)
+            .with("earlier_line", earlier)
+            .with("expected", "one operation per file"));
+        }
+    }
+    Ok(())
+}
+
+/// APPLY-12/14: Delete File and the source of Move to name a path; when that path is itself a
+/// symbolic link, removing it would either remove the file it points to (leaving a dangling
+/// link) or only the link (leaving the content where a move meant to take it away). The patch
+/// cannot say which, so neither is done.
+fn refuse_link(session: &Session, opened: &Opened, what: &str) -> ToolResult<()> {
+    let is_link = session
+        .fs()
+        .symlink_metadata(&opened.resolved.lexical)
+        .map(|m| m.kind == Kind::Symlink)
+        .unwrap_or(false);
+    if is_link {
+        let given = &opened.resolved.given;
+        return Err(ToolError::new(
+            Code::NotRegularFile,
+            format!(
+                "'{given}' is a symbolic link, and `{what}` would remove the file it points to \
+                 or only the link, which the patch cannot tell apart. Nothing was written; \
+                 remove or rename the link itself outside the patch, or use `*** Update File:` to \
+                 change the file through it."
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// APPLY-11/14: editref does not overwrite a file the patch did not say it replaces.
 fn exists(path: &str, what: &str) -> ToolError {
     ToolError::new(
         Code::FileExists,

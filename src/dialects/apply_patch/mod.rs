@@ -26,6 +26,8 @@
 //! Writing the result (several files, all or nothing) belongs to the tool that wires this in.
 
 mod apply;
+#[cfg(test)]
+mod apply_tests;
 mod parse;
 mod seek;
 #[cfg(test)]
