@@ -11,7 +11,7 @@ use crate::disk::{Kind, Loaded, WriteRequest};
 use crate::engine::{self, Applied, EditReport, EditRequest};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::patch;
-use crate::session::{Entry, Session};
+use crate::session::{Entry, Scope, Session};
 use crate::text::{Document, Fingerprint};
 
 /// Runs Edit.
@@ -180,10 +180,27 @@ pub(crate) fn apply(
         doc.set_dominant(edits[0].new_eol());
     }
     let patch = patch::Patch::new(&r.given, doc.view(), &applied.replacements);
+    // DIALECT-1: a call that needed no Read leaves the file fully read only when the session
+    // had read it in full before; otherwise it would stand in for the Read that a LineEdit or
+    // an insert by line number requires.
+    let full = match rule {
+        ReadRule::Required => true,
+        ReadRule::IfRead => session
+            .entry(&r.target)
+            .is_some_and(|e| e.scope == Scope::Full),
+    };
     let durable = if dry_run {
         true
     } else {
-        write(session, tool_name(multi), &r, &doc, &applied, Some(loaded))?
+        write(
+            session,
+            tool_name(multi),
+            &r,
+            &doc,
+            &applied,
+            Some(loaded),
+            full,
+        )?
     };
     Ok(Done {
         reports: applied.edits,
@@ -206,7 +223,7 @@ fn create(
     let durable = if dry_run {
         true
     } else {
-        write(session, tool_name(multi), r, &doc, &applied, None)?
+        write(session, tool_name(multi), r, &doc, &applied, None, true)?
     };
     Ok(Done {
         reports: applied.edits,
@@ -215,7 +232,8 @@ fn create(
     })
 }
 
-/// EDIT-3 and EDIT-4: encode per TEXT-6, replace atomically, remember the new text. Returns
+/// EDIT-3 and EDIT-4: encode per TEXT-6, replace atomically, remember the new text as fully
+/// read when `full` (else forget the file: a partial entry no longer describes it). Returns
 /// whether the write was fully durable.
 fn write(
     session: &Session,
@@ -224,6 +242,7 @@ fn write(
     doc: &Document<'_>,
     applied: &Applied,
     existing: Option<&Loaded>,
+    full: bool,
 ) -> ToolResult<bool> {
     let chunks = doc
         .render(&applied.replacements)
@@ -231,9 +250,7 @@ fn write(
     // EDIT-4 keeps the new text as read; only a session that checks reads before writes ever
     // looks at that entry, and hashing the new text is a whole pass over it. Taken before the
     // write: a mapped file's text is not read after it (disk::FileBytes).
-    let fingerprint: Option<Fingerprint> = session
-        .config()
-        .read_before_write
+    let fingerprint: Option<Fingerprint> = (session.config().read_before_write && full)
         .then(|| doc.fingerprint_after(&applied.replacements));
     let written = session.write_file(
         tool,
