@@ -22,18 +22,30 @@ pub fn run(session: &Session, input: EditInput) -> ToolResult<EditOutput> {
 /// Runs Edit with another read requirement: the text editor's `str_replace` carries the text
 /// it replaces and needs no earlier view (DIALECT-1).
 pub fn run_as(session: &Session, input: EditInput, rule: ReadRule) -> ToolResult<EditOutput> {
+    run_named(session, input, rule, tool_name(false))
+}
+
+/// Runs Edit with another read requirement and under another tool's name in the undo journal
+/// (the text editor's `str_replace`), so that undo reports the call the model made.
+pub fn run_named(
+    session: &Session,
+    input: EditInput,
+    rule: ReadRule,
+    tool: &str,
+) -> ToolResult<EditOutput> {
     // The model's strings become a request once, here (TEXT-5 normalisation included).
     let mut edit = EditRequest::new(&input.old_string, &input.new_string, input.replace_all);
     if let Some(n) = input.expected_replacements {
         edit = edit.with_expected_count(usize::try_from(n).unwrap_or(usize::MAX));
     }
-    let done = apply(
+    let done = apply_named(
         session,
         &input.file_path,
         std::slice::from_ref(&edit),
         input.dry_run,
         false,
         rule,
+        tool,
     )?;
     let Some(report) = done.reports.into_iter().next() else {
         return Err(ToolError::invalid_input("Edit produced no report."));
@@ -90,6 +102,19 @@ pub(crate) fn apply(
     multi: bool,
     rule: ReadRule,
 ) -> ToolResult<Done> {
+    apply_named(session, path, edits, dry_run, multi, rule, tool_name(multi))
+}
+
+/// [`apply`], recording the write under `tool` in the undo journal.
+pub(crate) fn apply_named(
+    session: &Session,
+    path: &str,
+    edits: &[EditRequest],
+    dry_run: bool,
+    multi: bool,
+    rule: ReadRule,
+    tool: &str,
+) -> ToolResult<Done> {
     // Resolve and load quietly: failures are reported at their own step below.
     let resolved = session.resolve(path);
     let early: Option<Loaded> = resolved.as_ref().ok().and_then(|r| {
@@ -144,7 +169,7 @@ pub(crate) fn apply(
                 msg::USE_NOTEBOOK_EDIT,
             ));
         }
-        return create(session, &r, edits, dry_run, multi);
+        return create(session, &r, edits, dry_run, multi, tool);
     };
 
     // Step 5: metadata checks (also under dry_run).
@@ -192,15 +217,7 @@ pub(crate) fn apply(
     let durable = if dry_run {
         true
     } else {
-        write(
-            session,
-            tool_name(multi),
-            &r,
-            &doc,
-            &applied,
-            Some(loaded),
-            full,
-        )?
+        write(session, tool, &r, &doc, &applied, Some(loaded), full)?
     };
     Ok(Done {
         reports: applied.edits,
@@ -216,6 +233,7 @@ fn create(
     edits: &[EditRequest],
     dry_run: bool,
     multi: bool,
+    tool: &str,
 ) -> ToolResult<Done> {
     let doc = Document::empty(edits[0].new_eol());
     let applied = engine::apply("", edits).map_err(|f| indexed(multi, f.index, f.error))?;
@@ -223,7 +241,7 @@ fn create(
     let durable = if dry_run {
         true
     } else {
-        write(session, tool_name(multi), r, &doc, &applied, None, true)?
+        write(session, tool, r, &doc, &applied, None, true)?
     };
     Ok(Done {
         reports: applied.edits,
