@@ -1,4 +1,4 @@
-//! Undo (UNDO-2..5): takes back the last writes of a file from the session's journal.
+//! Undo (UNDO-2..5, UNDO-8): takes back the last writes of a file from the session's journal.
 //!
 //! A step is one recorded unit — every file one earlier call changed. Before anything is
 //! written, every file of the unit is checked to hold exactly what that call left (by hash);
@@ -78,7 +78,7 @@ struct Current {
     loaded: Option<Loaded>,
 }
 
-/// UNDO-2/3/4: checks every file of `unit` against what it left, then restores them all.
+/// UNDO-2 and UNDO-4: checks every file of `unit` against what it left, then restores them all.
 fn undo_unit(session: &Session, journal: &Journal<'_>, unit: &Stored) -> ToolResult<UndoneStep> {
     let tool = unit.record.tool.as_str();
     let mut current = Vec::with_capacity(unit.record.files.len());
@@ -194,7 +194,7 @@ fn undo_unit(session: &Session, journal: &Journal<'_>, unit: &Stored) -> ToolRes
     })
 }
 
-/// `stale` for a file changed since the write being undone (UNDO-3).
+/// `stale` for a file changed since the write being undone (UNDO-2).
 fn changed(shown: &str, tool: &str) -> ToolError {
     ToolError::new(
         Code::Stale,
