@@ -27,13 +27,14 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 EDITREF = ""
 CHECKS = []
 
-TOOLS = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"]
+TOOLS = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Undo"]
 REQUIRED = {
     "Read": ["file_path"],
     "Edit": ["file_path", "old_string", "new_string"],
     "MultiEdit": ["file_path", "edits"],
     "Write": ["file_path", "content"],
     "NotebookEdit": ["notebook_path"],
+    "Undo": ["file_path"],
 }
 
 
@@ -161,6 +162,23 @@ async def lists_the_tools_with_schemas_and_hints(tmp):
         equal(by_name["Write"].annotations.destructive_hint, True, "Write destructiveHint")
         equal(by_name["Edit"].annotations.destructive_hint, False, "Edit destructiveHint")
         expect("unique" in by_name["Edit"].description, "Edit's description states the rules")
+
+
+@check
+async def undo_takes_an_edit_back_from_the_journal_under_the_root(tmp):
+    f = tmp / "a.txt"
+    f.write_bytes(b"one\r\ntwo\r\n")
+    async with stdio(tmp) as s:
+        ok(await call(s, "Read", file_path="a.txt"), "Read")
+        ok(await call(s, "Edit", file_path="a.txt", old_string="two", new_string="2"), "Edit")
+        r = ok(await call(s, "Undo", file_path="a.txt"), "Undo")
+        equal(r.structured_content["undone"][0]["tool"], "Edit", "the step undone")
+        r = await call(s, "Undo", file_path="a.txt")
+        expect(r.is_error, "a second undo has nothing left")
+        equal(r.structured_content["error"]["code"], "nothing_to_undo", "error code")
+    equal(f.read_bytes(), b"one\r\ntwo\r\n", "bytes on disk")
+    expect((tmp / ".editref" / "undo").is_dir(), "the journal is under the root (UNDO-7)")
+    no_temp_files(tmp)
 
 
 @check
