@@ -1,4 +1,4 @@
-//! Other agents' spellings of Edit's and Write's parameters (ALIAS-1..5): a model trained on
+//! Other agents' spellings of Edit's and Write's parameters (ALIAS-1..4): a model trained on
 //! OpenCode, Kiro, Pi, Anthropic's text editor or Gemini CLI sends the names it knows, and the
 //! JSON entry reads them as the canonical ones.
 //!
@@ -28,7 +28,7 @@ const ALL: &[Agent] = &[Claude, Gemini, OpenCode, Kiro, Pi, Anthropic];
 /// One accepted key: its spelling, the canonical name, and the agents that use it.
 type Spelling = (&'static str, &'static str, &'static [Agent]);
 
-/// ALIAS-1/2: Edit's spellings.
+/// ALIAS-1: Edit's spellings.
 const EDIT: &[Spelling] = &[
     ("file_path", "file_path", &[Claude, Gemini]),
     ("filePath", "file_path", &[OpenCode, Pi]),
@@ -51,7 +51,7 @@ const EDIT: &[Spelling] = &[
     ("dry_run", "dry_run", ALL),
 ];
 
-/// ALIAS-3: Write's spellings.
+/// ALIAS-1: Write's spellings.
 const WRITE: &[Spelling] = &[
     ("file_path", "file_path", &[Claude, Gemini]),
     ("filePath", "file_path", &[OpenCode]),
@@ -71,7 +71,7 @@ pub(crate) fn write(input: &Value) -> ToolResult<Value> {
     canonical("Write", input, WRITE)
 }
 
-/// ALIAS-4: renames the keys of `input` to the canonical names when every key is spelled the
+/// ALIAS-2/3: renames the keys of `input` to the canonical names when every key is spelled the
 /// way one agent spells it. Keys outside the table are left for the strict reader, which
 /// refuses them by name. A non-object is left as it is, for the same reason.
 fn canonical(tool: &str, input: &Value, table: &[Spelling]) -> ToolResult<Value> {
@@ -139,7 +139,7 @@ mod tests {
     }
 
     #[test]
-    fn alias_4_mixed_spellings_are_refused() {
+    fn alias_3_mixed_spellings_are_refused() {
         for input in [
             json!({"filePath": "a", "old_str": "x", "new_str": "y"}),
             json!({"path": "a", "oldString": "x", "newString": "y"}),

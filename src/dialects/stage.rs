@@ -7,7 +7,7 @@
 
 use crate::disk::{BatchDone, BatchOp, WriteRequest};
 use crate::error::{Code, ToolError, ToolResult};
-use crate::session::{Entry, Session};
+use crate::session::{Entry, Scope, Session};
 use crate::text::{Chunk, Fingerprint};
 use crate::tools::open::Opened;
 use std::path::PathBuf;
@@ -85,13 +85,27 @@ pub fn commit(session: &Session, tool: &str, staged: &[Staged]) -> ToolResult<bo
             }
         }
     }
+    // DIALECT-1: these calls need no Read, so a file counts as fully read afterwards only when
+    // the session had read it in full before the call; otherwise it is forgotten.
+    let was_read: Vec<bool> = staged
+        .iter()
+        .map(|s| {
+            session
+                .entry(&s.target)
+                .is_some_and(|e| e.scope == Scope::Full)
+        })
+        .collect();
     let done = session.write_files(tool, &ops)?;
     let mut durable = true;
-    for (s, d) in staged.iter().zip(&done) {
+    for ((s, d), was_read) in staged.iter().zip(&done).zip(&was_read) {
         match (d, &s.after) {
             (BatchDone::Written(w), After::Bytes { fingerprint, .. }) => {
                 durable &= w.durable;
-                session.remember(&s.target, Entry::full(*fingerprint, &w.meta));
+                if *was_read {
+                    session.remember(&s.target, Entry::full(*fingerprint, &w.meta));
+                } else {
+                    session.forget(&s.target);
+                }
             }
             (BatchDone::Deleted { durable: d }, _) => {
                 durable &= *d;

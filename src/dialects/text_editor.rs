@@ -7,7 +7,7 @@ use crate::api::{
     TextEditorOutput, UndoInput, WriteInput,
 };
 use crate::disk::Kind;
-use crate::error::{Code, ToolError, ToolResult};
+use crate::error::{ToolError, ToolResult};
 use crate::session::Session;
 use crate::tools::{self, open::ReadRule};
 use std::path::Path;
@@ -25,7 +25,7 @@ pub fn run(session: &Session, input: TextEditorInput) -> ToolResult<TextEditorOu
         EditorCommand::View => view(session, input),
         EditorCommand::Create => {
             let content = required(input.file_text, "file_text", "create")?;
-            let result = session.write(WriteInput::new(&path, content))?;
+            let result = tools::write::run_as(session, WriteInput::new(&path, content), TOOL)?;
             Ok(TextEditorOutput::Create { path, result })
         }
         EditorCommand::StrReplace => {
@@ -38,7 +38,7 @@ pub fn run(session: &Session, input: TextEditorInput) -> ToolResult<TextEditorOu
                 .with("field", "old_str"));
             }
             let edit = EditInput::new(&path, old, input.new_str.unwrap_or_default());
-            let result = tools::edit::run_as(session, edit, ReadRule::IfRead)?;
+            let result = tools::edit::run_named(session, edit, ReadRule::IfRead, TOOL)?;
             Ok(TextEditorOutput::StrReplace { path, result })
         }
         EditorCommand::Insert => {
@@ -158,9 +158,8 @@ fn required(value: Option<String>, field: &str, command: &str) -> ToolResult<Str
 }
 
 fn missing(field: &str, command: &str) -> ToolError {
-    ToolError::new(
-        Code::InvalidInput,
-        format!("The command `{command}` of {TOOL} needs the parameter `{field}`."),
-    )
+    ToolError::invalid_input(format!(
+        "The command `{command}` of {TOOL} needs the parameter `{field}`."
+    ))
     .with("field", field)
 }

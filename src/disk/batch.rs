@@ -244,3 +244,7 @@ fn restore(fs: &dyn Fs, target: &Path, old: &Loaded, fsync: bool) -> Result<(), 
     })?;
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "batch_tests.rs"]
+mod tests;

@@ -144,7 +144,7 @@ impl EditrefServer {
 fn path_argument(tool: &str, args: &Value) -> Option<String> {
     let keys: &[&str] = match tool {
         "NotebookEdit" => &["notebook_path"],
-        // Edit and Write also take other agents' spellings (ALIAS-1..3).
+        // Edit and Write also take other agents' spellings (ALIAS-1).
         _ => &["file_path", "filePath", "path"],
     };
     keys.iter()

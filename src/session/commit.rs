@@ -20,7 +20,7 @@ impl Session {
     }
 
     /// Writes several files as one unit, all or none (BATCH-1), and records them as one undo
-    /// unit (UNDO-4).
+    /// unit (UNDO-1).
     pub fn write_files(&self, tool: &str, ops: &[BatchOp<'_, '_>]) -> ToolResult<Vec<BatchDone>> {
         let done = disk::write_batch(self.fs(), ops)?;
         let changes: Vec<Change<'_>> = ops

@@ -11,7 +11,7 @@ use crate::disk::{Kind, Loaded, WriteRequest};
 use crate::engine::{self, Applied, EditReport, EditRequest};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::patch;
-use crate::session::{Entry, Session};
+use crate::session::{Entry, Scope, Session};
 use crate::text::{Document, Fingerprint};
 
 /// Runs Edit.
@@ -22,18 +22,30 @@ pub fn run(session: &Session, input: EditInput) -> ToolResult<EditOutput> {
 /// Runs Edit with another read requirement: the text editor's `str_replace` carries the text
 /// it replaces and needs no earlier view (DIALECT-1).
 pub fn run_as(session: &Session, input: EditInput, rule: ReadRule) -> ToolResult<EditOutput> {
+    run_named(session, input, rule, tool_name(false))
+}
+
+/// Runs Edit with another read requirement and under another tool's name in the undo journal
+/// (the text editor's `str_replace`), so that undo reports the call the model made.
+pub fn run_named(
+    session: &Session,
+    input: EditInput,
+    rule: ReadRule,
+    tool: &str,
+) -> ToolResult<EditOutput> {
     // The model's strings become a request once, here (TEXT-5 normalisation included).
     let mut edit = EditRequest::new(&input.old_string, &input.new_string, input.replace_all);
     if let Some(n) = input.expected_replacements {
         edit = edit.with_expected_count(usize::try_from(n).unwrap_or(usize::MAX));
     }
-    let done = apply(
+    let done = apply_named(
         session,
         &input.file_path,
         std::slice::from_ref(&edit),
         input.dry_run,
         false,
         rule,
+        tool,
     )?;
     let Some(report) = done.reports.into_iter().next() else {
         return Err(ToolError::invalid_input("Edit produced no report."));
@@ -90,6 +102,19 @@ pub(crate) fn apply(
     multi: bool,
     rule: ReadRule,
 ) -> ToolResult<Done> {
+    apply_named(session, path, edits, dry_run, multi, rule, tool_name(multi))
+}
+
+/// [`apply`], recording the write under `tool` in the undo journal.
+pub(crate) fn apply_named(
+    session: &Session,
+    path: &str,
+    edits: &[EditRequest],
+    dry_run: bool,
+    multi: bool,
+    rule: ReadRule,
+    tool: &str,
+) -> ToolResult<Done> {
     // Resolve and load quietly: failures are reported at their own step below.
     let resolved = session.resolve(path);
     let early: Option<Loaded> = resolved.as_ref().ok().and_then(|r| {
@@ -144,7 +169,7 @@ pub(crate) fn apply(
                 msg::USE_NOTEBOOK_EDIT,
             ));
         }
-        return create(session, &r, edits, dry_run, multi);
+        return create(session, &r, edits, dry_run, multi, tool);
     };
 
     // Step 5: metadata checks (also under dry_run).
@@ -180,10 +205,19 @@ pub(crate) fn apply(
         doc.set_dominant(edits[0].new_eol());
     }
     let patch = patch::Patch::new(&r.given, doc.view(), &applied.replacements);
+    // DIALECT-1: a call that needed no Read leaves the file fully read only when the session
+    // had read it in full before; otherwise it would stand in for the Read that a LineEdit or
+    // an insert by line number requires.
+    let full = match rule {
+        ReadRule::Required => true,
+        ReadRule::IfRead => session
+            .entry(&r.target)
+            .is_some_and(|e| e.scope == Scope::Full),
+    };
     let durable = if dry_run {
         true
     } else {
-        write(session, tool_name(multi), &r, &doc, &applied, Some(loaded))?
+        write(session, tool, &r, &doc, &applied, Some(loaded), full)?
     };
     Ok(Done {
         reports: applied.edits,
@@ -199,6 +233,7 @@ fn create(
     edits: &[EditRequest],
     dry_run: bool,
     multi: bool,
+    tool: &str,
 ) -> ToolResult<Done> {
     let doc = Document::empty(edits[0].new_eol());
     let applied = engine::apply("", edits).map_err(|f| indexed(multi, f.index, f.error))?;
@@ -206,7 +241,7 @@ fn create(
     let durable = if dry_run {
         true
     } else {
-        write(session, tool_name(multi), r, &doc, &applied, None)?
+        write(session, tool, r, &doc, &applied, None, true)?
     };
     Ok(Done {
         reports: applied.edits,
@@ -215,7 +250,8 @@ fn create(
     })
 }
 
-/// EDIT-3 and EDIT-4: encode per TEXT-6, replace atomically, remember the new text. Returns
+/// EDIT-3 and EDIT-4: encode per TEXT-6, replace atomically, remember the new text as fully
+/// read when `full` (else forget the file: a partial entry no longer describes it). Returns
 /// whether the write was fully durable.
 fn write(
     session: &Session,
@@ -224,6 +260,7 @@ fn write(
     doc: &Document<'_>,
     applied: &Applied,
     existing: Option<&Loaded>,
+    full: bool,
 ) -> ToolResult<bool> {
     let chunks = doc
         .render(&applied.replacements)
@@ -231,9 +268,7 @@ fn write(
     // EDIT-4 keeps the new text as read; only a session that checks reads before writes ever
     // looks at that entry, and hashing the new text is a whole pass over it. Taken before the
     // write: a mapped file's text is not read after it (disk::FileBytes).
-    let fingerprint: Option<Fingerprint> = session
-        .config()
-        .read_before_write
+    let fingerprint: Option<Fingerprint> = (session.config().read_before_write && full)
         .then(|| doc.fingerprint_after(&applied.replacements));
     let written = session.write_file(
         tool,

@@ -1,4 +1,4 @@
-//! Undo (UNDO-2..5): takes back the last writes of a file from the session's journal.
+//! Undo (UNDO-2..5, UNDO-8): takes back the last writes of a file from the session's journal.
 //!
 //! A step is one recorded unit — every file one earlier call changed. Before anything is
 //! written, every file of the unit is checked to hold exactly what that call left (by hash);
@@ -7,7 +7,7 @@
 //! as every multi-file write, so a step is undone whole or not at all, and the unit leaves the
 //! journal. An undo is not itself recorded: undoing twice goes further back, it does not redo.
 
-use super::{load, refuse_special, stat};
+use super::{load, metadata_checks, stat};
 use crate::api::{UndoAction, UndoInput, UndoOutput, UndoneFile, UndoneStep};
 use crate::disk::{self, BatchOp, Loaded, WriteRequest};
 use crate::error::{Code, ToolError, ToolResult};
@@ -23,7 +23,8 @@ pub fn run(session: &Session, input: UndoInput) -> ToolResult<UndoOutput> {
             Code::NothingToUndo,
             "This session keeps no undo journal, so there is nothing to undo. Change the file \
              back with Edit or Write instead.",
-        ));
+        )
+        .with("available", 0));
     };
     let r = session.resolve(&input.file_path)?;
     let journal = Journal::new(session.fs(), config);
@@ -77,7 +78,7 @@ struct Current {
     loaded: Option<Loaded>,
 }
 
-/// UNDO-2/3/4: checks every file of `unit` against what it left, then restores them all.
+/// UNDO-2 and UNDO-4: checks every file of `unit` against what it left, then restores them all.
 fn undo_unit(session: &Session, journal: &Journal<'_>, unit: &Stored) -> ToolResult<UndoneStep> {
     let tool = unit.record.tool.as_str();
     let mut current = Vec::with_capacity(unit.record.files.len());
@@ -92,7 +93,9 @@ fn undo_unit(session: &Session, journal: &Journal<'_>, unit: &Stored) -> ToolRes
         }
         let loaded = if resolved.exists {
             let meta = stat(session, &resolved)?;
-            refuse_special(&resolved, &meta)?;
+            // An undo is a write like any other: a file made read-only or given a second name
+            // since is refused as Edit would refuse it (DISK-3, DISK-4), before anything else.
+            metadata_checks(session, &resolved, &meta)?;
             Some(load(session, &resolved, session.config().max_edit_size)?)
         } else {
             None
@@ -191,7 +194,7 @@ fn undo_unit(session: &Session, journal: &Journal<'_>, unit: &Stored) -> ToolRes
     })
 }
 
-/// `stale` for a file changed since the write being undone (UNDO-3).
+/// `stale` for a file changed since the write being undone (UNDO-2).
 fn changed(shown: &str, tool: &str) -> ToolError {
     ToolError::new(
         Code::Stale,

@@ -11,6 +11,11 @@ use crate::text::{eol, Chunk, Document, Fingerprint};
 
 /// Runs Write.
 pub fn run(session: &Session, input: WriteInput) -> ToolResult<WriteOutput> {
+    run_as(session, input, "Write")
+}
+
+/// Runs Write under another tool's name in the undo journal (the text editor's `create`).
+pub fn run_as(session: &Session, input: WriteInput, tool: &str) -> ToolResult<WriteOutput> {
     let WriteInput {
         file_path: path,
         content,
@@ -21,7 +26,7 @@ pub fn run(session: &Session, input: WriteInput) -> ToolResult<WriteOutput> {
         // WRITE-1: a new file, parents created, no read needed; UTF-8 without BOM (WRITE-3).
         let chunks = [Chunk::Original(content.as_bytes())];
         let written = session.write_file(
-            "Write",
+            tool,
             &WriteRequest {
                 target: &r.target,
                 chunks: &chunks,
@@ -60,7 +65,7 @@ pub fn run(session: &Session, input: WriteInput) -> ToolResult<WriteOutput> {
     let patch = patch::Patch::whole_text(&path, doc.view(), &lf_content);
     let chunks = [Chunk::New(bytes)];
     let written = session.write_file(
-        "Write",
+        tool,
         &WriteRequest {
             target: &r.target,
             chunks: &chunks,

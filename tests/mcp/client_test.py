@@ -187,6 +187,23 @@ async def dialects_and_undo_over_mcp(tmp):
 
 
 @check
+async def undo_takes_an_edit_back_from_the_journal_under_the_root(tmp):
+    f = tmp / "a.txt"
+    f.write_bytes(b"one\r\ntwo\r\n")
+    async with stdio(tmp) as s:
+        ok(await call(s, "Read", file_path="a.txt"), "Read")
+        ok(await call(s, "Edit", file_path="a.txt", old_string="two", new_string="2"), "Edit")
+        r = ok(await call(s, "Undo", file_path="a.txt"), "Undo")
+        equal(r.structured_content["undone"][0]["tool"], "Edit", "the step undone")
+        r = await call(s, "Undo", file_path="a.txt")
+        expect(r.is_error, "a second undo has nothing left")
+        equal(r.structured_content["error"]["code"], "nothing_to_undo", "error code")
+    equal(f.read_bytes(), b"one\r\ntwo\r\n", "bytes on disk")
+    expect((tmp / ".editref" / "undo").is_dir(), "the journal is under the root (UNDO-7)")
+    no_temp_files(tmp)
+
+
+@check
 async def tools_option_selects_the_tools(tmp):
     (tmp / "a.txt").write_bytes(b"a\n")
     async with stdio(tmp, "--tools", "Read,Edit") as s:

@@ -10,9 +10,11 @@ use editref::{Code, Config, Session};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
+mod aliases;
 mod apply_patch;
 mod disk;
 mod edit;
+mod line_edit;
 mod matching;
 mod multi_edit;
 mod notebook;
@@ -22,6 +24,8 @@ mod repair;
 mod search_replace;
 mod session;
 mod text;
+mod text_editor;
+mod undo;
 mod write;
 
 struct Sb {
@@ -35,7 +39,18 @@ fn sb() -> Sb {
 }
 
 fn sb_with(f: impl FnOnce(Config) -> Config) -> Sb {
+    sb_in(tempfile::tempdir().unwrap(), f)
+}
+
+/// A sandbox whose session keeps an undo journal beside the root, outside it (UNDO-7), so
+/// that the root holds only what the tools write.
+fn sb_undo() -> Sb {
     let dir = tempfile::tempdir().unwrap();
+    let journal = std::fs::canonicalize(dir.path()).unwrap().join("journal");
+    sb_in(dir, |c| c.with_undo(journal))
+}
+
+fn sb_in(dir: tempfile::TempDir, f: impl FnOnce(Config) -> Config) -> Sb {
     let root = std::fs::canonicalize(dir.path()).unwrap().join("root");
     std::fs::create_dir(&root).unwrap();
     let s = Session::new(f(Config::new(&root).with_root(&root)));
@@ -53,6 +68,16 @@ impl Sb {
     }
     fn get(&self, name: &str) -> Vec<u8> {
         std::fs::read(self.p(name)).unwrap()
+    }
+    /// Another program rewrites the file: new bytes, and an mtime two seconds later, so the
+    /// change shows whatever the file system's clock granularity.
+    fn modify(&self, name: &str, bytes: &[u8]) {
+        let p = self.p(name);
+        let before = std::fs::metadata(&p).unwrap().modified().unwrap();
+        std::fs::write(&p, bytes).unwrap();
+        let f = std::fs::File::options().write(true).open(&p).unwrap();
+        f.set_modified(before + std::time::Duration::from_secs(2))
+            .unwrap();
     }
     fn call(&self, tool: &str, input: Value) -> Result<Value, editref::ToolError> {
         self.s.call(tool, &input)

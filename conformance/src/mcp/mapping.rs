@@ -30,10 +30,11 @@ const TOOL_FEATURES: [(&str, &str); 5] = [
 ];
 
 /// The feature of each tool beyond the five: listed, it adds its feature.
-const EXTRA_TOOL_FEATURES: [(&str, &str); 5] = [
+const EXTRA_TOOL_FEATURES: [(&str, &str); 6] = [
     ("Undo", "undo"),
     ("LineEdit", "line_edit"),
     ("str_replace_based_edit_tool", "text_editor"),
+    ("str_replace_editor", "text_editor"),
     ("apply_patch", "apply_patch"),
     ("search_replace", "search_replace"),
 ];
@@ -80,6 +81,25 @@ impl ToolMap {
             .find(|(o, _)| o == tool)
             .map_or(tool, |(_, t)| t.as_str())
     }
+
+    /// The name a call of the corpus tool `tool` goes to on a server that lists `listed`.
+    /// `str_replace_editor` is the text editor's other name (EDITOR-1): a server offers the
+    /// tool under one of its two names, so a call of the name it does not list goes to the
+    /// one it does.
+    pub fn call_name<'a>(&'a self, tool: &'a str, listed: &[String]) -> &'a str {
+        let name = self.server_name(tool);
+        let other = match tool {
+            "str_replace_editor" => "str_replace_based_edit_tool",
+            "str_replace_based_edit_tool" => "str_replace_editor",
+            _ => return name,
+        };
+        let other = self.server_name(other);
+        if !listed.iter().any(|l| l == name) && listed.iter().any(|l| l == other) {
+            other
+        } else {
+            name
+        }
+    }
 }
 
 /// The features a server declares, given the names of the tools it lists.
@@ -99,7 +119,8 @@ pub fn derive_features(map: &ToolMap, listed: &[String]) -> Vec<String> {
         offered.into_iter().map(str::to_string).collect()
     };
     for (tool, feature) in EXTRA_TOOL_FEATURES {
-        if listed.iter().any(|l| l == map.server_name(tool)) {
+        let offered = listed.iter().any(|l| l == map.server_name(tool));
+        if offered && !features.iter().any(|f| f == feature) {
             features.push(feature.to_string());
         }
     }
@@ -187,7 +208,37 @@ mod tests {
         let map = ToolMap::parse("Read=read_text_file").unwrap();
         assert_eq!(derive_features(&map, &some), ["read", "write"]);
         assert!(derive_features(&ToolMap::default(), &[]).is_empty());
+        let editor = vec!["str_replace_editor".to_string()];
+        assert_eq!(
+            derive_features(&ToolMap::default(), &editor),
+            ["text_editor"]
+        );
         assert_eq!(parse_features("read, edit,,read"), ["read", "edit"]);
+    }
+
+    #[test]
+    fn the_text_editor_is_called_by_the_name_listed() {
+        let map = ToolMap::default();
+        let new = vec!["str_replace_based_edit_tool".to_string()];
+        let old = vec!["str_replace_editor".to_string()];
+        assert_eq!(
+            map.call_name("str_replace_editor", &new),
+            "str_replace_based_edit_tool"
+        );
+        assert_eq!(
+            map.call_name("str_replace_based_edit_tool", &old),
+            "str_replace_editor"
+        );
+        assert_eq!(
+            map.call_name("str_replace_editor", &old),
+            "str_replace_editor"
+        );
+        assert_eq!(map.call_name("Edit", &new), "Edit");
+        // Listing neither: the name asked for, which the server will refuse.
+        assert_eq!(
+            map.call_name("str_replace_editor", &[]),
+            "str_replace_editor"
+        );
     }
 
     #[test]

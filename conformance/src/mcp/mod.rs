@@ -37,6 +37,8 @@ pub struct Mcp {
     runtime: Runtime,
     conn: Option<Connection>,
     hello: Option<Hello>,
+    /// The tools the server listed in the handshake.
+    listed: Vec<String>,
 }
 
 impl Mcp {
@@ -59,6 +61,7 @@ impl Mcp {
             runtime,
             conn: None,
             hello: None,
+            listed: Vec::new(),
         })
     }
 
@@ -123,6 +126,7 @@ impl Mcp {
             Some(f) => f.clone(),
             None => derive_features(&self.tools, &listed),
         };
+        self.listed = listed;
         Ok(Hello {
             name,
             version,
@@ -159,7 +163,7 @@ impl Adapter for Mcp {
                 "the input is not a JSON object, so it cannot be sent as MCP tool arguments",
             ));
         };
-        let name = self.tools.server_name(tool);
+        let name = self.tools.call_name(tool, &self.listed);
         match conn.call(&self.runtime, self.timeout, name, arguments.clone()) {
             Ok(result) => Ok(to_reply(&result)),
             Err(Failure::Protocol(m)) => Ok(protocol_error(m)),

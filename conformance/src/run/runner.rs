@@ -24,13 +24,17 @@ pub fn missing_features(case: &Case, declared: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The input as sent: relative `file_path`, `notebook_path` and `path` values (top-level
-/// strings that are not empty, absolute or `~`-paths) are joined to the sandbox by plain string
-/// concatenation, so spellings like `./a.txt` or `d//a.txt` reach the implementation intact.
+/// The input fields that hold the path of the file a call works on: the tools' own, and
+/// OpenCode's `filePath` (ALIAS-1; the other agents' spelling is `path`).
+pub const PATH_FIELDS: [&str; 4] = ["file_path", "notebook_path", "path", "filePath"];
+
+/// The input as sent: relative values of the [`PATH_FIELDS`] (top-level strings that are not
+/// empty, absolute or `~`-paths) are joined to the sandbox by plain string concatenation, so
+/// spellings like `./a.txt` or `d//a.txt` reach the implementation intact.
 pub fn absolutize(input: &Value, sandbox: &Path) -> Value {
     let mut input = input.clone();
     if let Value::Object(map) = &mut input {
-        for key in ["file_path", "notebook_path", "path"] {
+        for key in PATH_FIELDS {
             if let Some(Value::String(s)) = map.get_mut(key) {
                 if !s.is_empty() && !s.starts_with('/') && !s.starts_with('~') {
                     *s = format!("{}/{}", sandbox.display(), s);
@@ -221,9 +225,10 @@ mod tests {
 
     #[test]
     fn relative_paths_are_joined_verbatim() {
-        let v = serde_json::json!({"file_path": "./a//b.txt", "path": "/dev/zero", "notebook_path": "", "old_string": "x"});
+        let v = serde_json::json!({"file_path": "./a//b.txt", "path": "/dev/zero", "notebook_path": "", "old_string": "x", "filePath": "c.txt"});
         let out = absolutize(&v, Path::new("/s"));
         assert_eq!(out["file_path"], "/s/./a//b.txt");
+        assert_eq!(out["filePath"], "/s/c.txt");
         assert_eq!(out["path"], "/dev/zero");
         assert_eq!(out["notebook_path"], "");
         assert_eq!(out["old_string"], "x");

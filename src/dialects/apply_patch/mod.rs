@@ -1,4 +1,4 @@
-//! Codex's V4A `apply_patch` format (SPEC §15.1, APPLY-1..9): the parser and the context seeker.
+//! Codex's V4A `apply_patch` format (SPEC §15.5, APPLY-1..9): the parser and the context seeker.
 //!
 //! ```text
 //! *** Begin Patch

@@ -1,4 +1,4 @@
-//! Unit tests of the V4A parser and seeker, named after the SPEC §15.1 rules they pin.
+//! Unit tests of the V4A parser and seeker, named after the SPEC §15.5 rules they pin.
 
 use super::*;
 use crate::text::Replacement;

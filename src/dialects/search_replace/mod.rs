@@ -1,4 +1,4 @@
-//! Aider's SEARCH/REPLACE blocks (SPEC §15.2, BLOCK-1..8): the parser and the
+//! Aider's SEARCH/REPLACE blocks (SPEC §15.6, BLOCK-1..8): the parser and the
 //! whitespace-flexible fallback, both pure.
 //!
 //! A model using this format answers in prose with blocks like
