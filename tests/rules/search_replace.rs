@@ -188,12 +188,24 @@ fn block_15_a_path_outside_the_root_refuses_the_reply() {
 }
 
 #[test]
-fn block_15_written_files_count_as_read() {
+fn block_15_a_file_read_before_counts_as_read_after() {
     let t = sb();
     t.put("a.txt", b"one\ntwo\n");
+    t.read("a.txt");
     apply(&t, &block("a.txt", "one\n", "1\n")).unwrap();
     t.edit("a.txt", "two", "2").unwrap();
     assert_eq!(t.get("a.txt"), b"1\n2\n");
+}
+
+#[test]
+fn block_15_dialect_1_an_unread_file_stays_unread() {
+    let t = sb();
+    t.put("a.txt", b"one\ntwo\n");
+    apply(&t, &block("a.txt", "one\n", "1\n")).unwrap();
+    let e = t.edit("a.txt", "two", "2").unwrap_err();
+    assert_eq!(e.code.as_str(), "not_read");
+    assert_eq!(t.get("a.txt"), b"1\ntwo\n");
+    t.assert_no_residue();
 }
 
 #[test]
