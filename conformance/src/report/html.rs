@@ -201,7 +201,8 @@ th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
 thead th{position:sticky;top:0;background:#f4f4f4}
 td.id{font-family:ui-monospace,monospace;font-size:12px;white-space:nowrap}
 td.lv{color:#666;font-size:12px}
-td.why{font-size:13px}
+td.why{font-size:13px;overflow-wrap:anywhere}
+#cases{width:100%}
 .s{text-align:center;font-size:12px;padding:2px 6px}
 .pass{background:#c8f0c8}.fail{background:#f7b0b0}.skip{background:#e6e6e6;color:#555}
 .differs{background:#cfe0f7}.xfail{background:#f6e7a8}.xpass{background:#f0a0e6}
