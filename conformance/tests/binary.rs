@@ -469,3 +469,38 @@ fn a_case_meant_to_hang_has_its_own_short_timeout() {
         "step 1: no reply to call 1 (Read) within 0.3 s"
     );
 }
+
+#[test]
+fn the_help_is_complete_and_agrees_with_the_readme() {
+    let run = conform(&["--help"]);
+    assert_eq!(run.status.code(), Some(0));
+    let help = text(&run.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for needle in [
+        "--jobs <N>",
+        "--fail-fast",
+        "--rerun-failed <REPORT>",
+        "--require <LEVEL>",
+        "--keep-sandboxes [<DIR>]",
+        "--timeout <SECS>",
+        "list List the corpus's cases",
+        "show Print one case's YAML file",
+        "4 no case was selected",
+    ] {
+        assert!(
+            help.contains(needle),
+            "{needle} missing from the help:\n{help}"
+        );
+    }
+    // Which sandboxes are kept: the same words in both places.
+    let kept = "every case that does not pass — fail (xfail included), differs, crash, timeout, harness_error —";
+    assert!(help.contains(kept), "{help}");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(kept),
+        "conformance/README.md must say: {kept}"
+    );
+}
