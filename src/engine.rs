@@ -6,7 +6,7 @@
 //! original bytes (TEXT-6). A single Edit never copies the view at all.
 
 use crate::error::{msg, Code, ToolError};
-use crate::matching::{closest_region, Haystack};
+use crate::matching::{closest_regions, Haystack, Hint};
 use crate::repair::{repair, Repaired};
 use crate::text::{eol, line_of, quotes, Eol, Replacement};
 use std::borrow::Cow;
@@ -386,6 +386,28 @@ pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> 
 
 type Spans = Vec<(usize, usize, String)>;
 
+/// How many regions a `not_found` hint offers at most (MATCH-6).
+const HINTS: usize = 3;
+
+/// `line 4` or `lines 4-6`, for a hint's message.
+fn line_range(h: &Hint) -> String {
+    if h.start_line == h.end_line {
+        format!("line {}", h.start_line)
+    } else {
+        format!("lines {}-{}", h.start_line, h.end_line)
+    }
+}
+
+/// A hint as the error's `hint` field carries it (SPEC §13.2).
+fn hint_json(h: &Hint) -> serde_json::Value {
+    serde_json::json!({
+        "startLine": h.start_line,
+        "endLine": h.end_line,
+        "text": h.text,
+        "similarity": h.similarity,
+    })
+}
+
 /// MATCH-1..5 and EDIT-2 for one non-empty `old_string`.
 fn match_spans(
     hay: &Haystack<'_>,
@@ -396,20 +418,33 @@ fn match_spans(
     let text = hay.text();
     let hits = hay.find(&r.old);
     if hits.spans.is_empty() {
-        let hint = closest_region(text, &r.old);
+        let hints = closest_regions(text, &r.old, HINTS);
         let mut message = format!(
             "String to replace not found in file.\nString: {}",
             shown(&r.old)
         );
-        let hint_json = match &hint {
-            Some(h) => {
+        let hint_json = match hints.split_first() {
+            Some((best, others)) => {
                 message.push_str(&format!(
-                    "\nThe closest text is at lines {}-{}:\n{}\nCopy the exact text from the file (whitespace, quotes and line breaks included) into old_string and try again.",
-                    h.start_line,
-                    h.end_line,
-                    shown(&h.text)
+                    "\nThe closest text is at {} ({}% similar):\n{}",
+                    line_range(best),
+                    best.similarity,
+                    shown(&best.text)
                 ));
-                serde_json::json!({"startLine": h.start_line, "endLine": h.end_line, "text": h.text})
+                for h in others {
+                    message.push_str(&format!(
+                        "\nAlso close, at {} ({}% similar):\n{}",
+                        line_range(h),
+                        h.similarity,
+                        shown(&h.text)
+                    ));
+                }
+                message.push_str("\nCopy the exact text from the file (whitespace, quotes and line breaks included) into old_string and try again.");
+                let mut json = hint_json(best);
+                if !others.is_empty() {
+                    json["alternatives"] = others.iter().map(hint_json).collect();
+                }
+                json
             }
             None => {
                 message.push_str("\nNothing similar was found. Read the file again and copy the exact text to replace.");

@@ -2,8 +2,14 @@
 //!
 //! Exact search first (SIMD `memmem`, non-overlapping, left to right); only when it finds
 //! nothing, the curly-quote fallback searches the folded text and maps each hit back to the
-//! file's own span. Nothing here is fuzzy: the whitespace-insensitive comparison at the end
-//! only builds the hint of a `not_found` error and never changes a file.
+//! file's own span. Nothing here is fuzzy: the similarity search of `hint` (and the
+//! whitespace-insensitive line votes of `votes` it falls back on) only builds the hint of a
+//! `not_found` error and never changes a file.
+
+mod hint;
+mod votes;
+
+pub use hint::{closest_region, closest_regions, Hint};
 
 use crate::text::quotes::{self, Folded};
 use std::cell::{OnceCell, RefCell};
@@ -178,167 +184,6 @@ impl<'a> Haystack<'a> {
     }
 }
 
-/// The closest region to a string that was not found (MATCH-6): a line range of the file and
-/// its text, so that the model can copy the exact text on its next try.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hint {
-    /// First line of the region (1-based).
-    pub start_line: usize,
-    /// Last line of the region (1-based, inclusive).
-    pub end_line: usize,
-    /// The region's text as it is in the file's LF view.
-    pub text: String,
-}
-
-/// Longest hint text returned, in bytes; longer regions are cut at a line boundary.
-const HINT_MAX: usize = 4000;
-
-fn squash(line: &str) -> String {
-    let mut out = String::new();
-    squash_into(line, &mut out);
-    out
-}
-
-/// `line` with curly quotes folded and every whitespace character removed, written into `out`
-/// (cleared first) so that scanning a large file allocates nothing per line. ASCII bytes are
-/// handled without decoding; `char::is_whitespace` decides for the rest.
-fn squash_into(line: &str, out: &mut String) {
-    out.clear();
-    let mut rest = line;
-    while !rest.is_empty() {
-        let ascii = rest
-            .bytes()
-            .position(|b| !b.is_ascii())
-            .unwrap_or(rest.len());
-        for &b in &rest.as_bytes()[..ascii] {
-            if !is_ascii_space(b) {
-                out.push(char::from(b));
-            }
-        }
-        rest = &rest[ascii..];
-        if let Some(c) = rest.chars().next() {
-            if !c.is_whitespace() {
-                out.push(quotes::fold_char(c));
-            }
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-}
-
-/// `s.split('\n')`, finding the breaks with the SIMD `memchr` (the standard library's
-/// character search goes byte by byte on short lines).
-fn split_lines(s: &str) -> impl Iterator<Item = &str> {
-    let mut start = 0;
-    memchr::memchr_iter(b'\n', s.as_bytes())
-        .map(Some)
-        .chain(std::iter::once(None))
-        .map(move |end| {
-            let end = end.unwrap_or(s.len());
-            let line = &s[start..end];
-            start = end + 1;
-            line
-        })
-}
-
-fn is_ascii_space(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
-}
-
-/// The first byte of `squash(line)`, without building it (`None` when it is empty).
-fn squashed_first_byte(line: &str) -> Option<u8> {
-    let lead = line.bytes().position(|b| !is_ascii_space(b))?;
-    let rest = &line[lead..];
-    if rest.as_bytes()[0].is_ascii() {
-        return Some(rest.as_bytes()[0]);
-    }
-    let c = quotes::fold_char(rest.chars().find(|c| !c.is_whitespace())?);
-    let mut buf = [0u8; 4];
-    Some(c.encode_utf8(&mut buf).as_bytes()[0])
-}
-
-/// MATCH-6: finds the region of `haystack` most like `needle`, comparing lines with all
-/// whitespace removed and quotes folded. Linear in the haystack: each haystack line is looked
-/// up once in a table of the needle's lines, and votes for the window it would start. Lines
-/// whose first character cannot start any of the needle's lines are skipped unsquashed.
-pub fn closest_region(haystack: &str, needle: &str) -> Option<Hint> {
-    let needle_lines: Vec<String> = needle.split('\n').map(squash).collect();
-    let mut wanted: std::collections::HashMap<&str, Vec<usize>> = Default::default();
-    let mut first_bytes = [false; 256];
-    for (i, l) in needle_lines.iter().enumerate() {
-        if !l.is_empty() {
-            wanted.entry(l.as_str()).or_default().push(i);
-            first_bytes[usize::from(l.as_bytes()[0])] = true;
-        }
-    }
-    let mut votes: std::collections::HashMap<usize, usize> = Default::default();
-    let mut key = String::new();
-    let mut line_count = 0;
-    for (n, line) in split_lines(haystack).enumerate() {
-        line_count = n + 1;
-        if line.len() > 4 * needle.len() + 64 {
-            continue;
-        }
-        match squashed_first_byte(line) {
-            Some(b) if first_bytes[usize::from(b)] => {}
-            _ => continue,
-        }
-        squash_into(line, &mut key);
-        if let Some(positions) = wanted.get(key.as_str()) {
-            for &i in positions {
-                if n >= i {
-                    *votes.entry(n - i).or_default() += 1;
-                }
-            }
-        }
-    }
-    let best = votes
-        .into_iter()
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-        .map(|(start, _)| start)
-        .or_else(|| prefix_fallback(haystack, &needle_lines))?;
-    let count = needle_lines.len().max(1);
-    let end = (best + count).min(line_count);
-    let mut text = String::new();
-    for line in split_lines(haystack)
-        .skip(best)
-        .take(end.saturating_sub(best))
-    {
-        if text.len() + line.len() > HINT_MAX {
-            break;
-        }
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(line);
-    }
-    Some(Hint {
-        start_line: best + 1,
-        end_line: end.max(best + 1),
-        text,
-    })
-}
-
-/// When no whole line matches: the first haystack line containing the start of the needle's
-/// first non-blank line (whitespace removed), searched with `memmem` per line.
-fn prefix_fallback(haystack: &str, needle_lines: &[String]) -> Option<usize> {
-    let (index, first) = needle_lines
-        .iter()
-        .enumerate()
-        .find(|(_, l)| !l.is_empty())?;
-    let probe: String = first.chars().take(24).collect();
-    if probe.chars().count() < 4 {
-        return None;
-    }
-    let finder = memchr::memmem::Finder::new(probe.as_bytes());
-    let mut key = String::new();
-    split_lines(haystack)
-        .position(|line| {
-            squash_into(line, &mut key);
-            finder.find(key.as_bytes()).is_some()
-        })
-        .map(|n| n.saturating_sub(index))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,40 +227,5 @@ mod tests {
         let h = Haystack::new("it's \"x\"");
         let hits = h.find("it’s “x”");
         assert_eq!(hits.spans, vec![(0, 8)]);
-    }
-
-    #[test]
-    fn squash_removes_every_whitespace_and_folds_quotes() {
-        for line in [
-            "",
-            "  let x = 1;\t",
-            "\u{b}\u{c}\r a\u{a0}b\u{3000}c\u{2028}",
-            "say \u{201C}hi\u{201D} it\u{2019}s caf\u{e9} \u{2192}",
-            "\u{85}x\u{1680}",
-        ] {
-            let expected: String = quotes::fold(line)
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .collect();
-            assert_eq!(squash(line), expected, "{line:?}");
-            assert_eq!(
-                split_lines(line).collect::<Vec<_>>(),
-                line.split('\n').collect::<Vec<_>>()
-            );
-            assert_eq!(
-                squashed_first_byte(line),
-                expected.as_bytes().first().copied(),
-                "{line:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn match_6_hint_points_at_the_closest_lines() {
-        let hay = "fn a() {}\nfn main() {\n    let  x = 1;\n}\n";
-        let hint = closest_region(hay, "fn main() {\n  let x = 1;\n}").unwrap();
-        assert_eq!((hint.start_line, hint.end_line), (2, 4));
-        assert_eq!(hint.text, "fn main() {\n    let  x = 1;\n}");
-        assert_eq!(closest_region("abc\n", "zzzzzz"), None);
     }
 }

@@ -54,6 +54,9 @@ const EXPECTED: [(&str, &[&str]); 5] = [
 
 struct Records {
     by_test: BTreeMap<(String, String), Value>,
+    /// Figures the document asked for that no test recorded (`suite/test.key`): shown as `?`,
+    /// and the render fails, so the document never states a number nobody measured.
+    absent: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 impl Records {
@@ -77,7 +80,10 @@ impl Records {
                 by_test.insert(key, v);
             }
         }
-        Records { by_test }
+        Records {
+            by_test,
+            absent: Default::default(),
+        }
     }
 
     fn figures(&self, suite: &str, test: &str) -> Map<String, Value> {
@@ -87,11 +93,25 @@ impl Records {
             .unwrap_or_default()
     }
 
+    /// A recorded figure; an absent one counts as 0 in sums and is remembered as absent.
     fn n(&self, suite: &str, test: &str, key: &str) -> u64 {
-        self.figures(suite, test)
-            .get(key)
-            .and_then(Value::as_u64)
-            .unwrap_or(0)
+        self.get(suite, test, key).unwrap_or(0)
+    }
+
+    fn get(&self, suite: &str, test: &str, key: &str) -> Option<u64> {
+        let v = self.figures(suite, test).get(key).and_then(Value::as_u64);
+        if v.is_none() {
+            self.absent
+                .borrow_mut()
+                .insert(format!("{suite}/{test}.{key}"));
+        }
+        v
+    }
+
+    /// A recorded figure for a table cell (thousands separated), `?` when none was recorded.
+    fn cell(&self, suite: &str, test: &str, key: &str) -> String {
+        self.get(suite, test, key)
+            .map_or_else(|| "?".to_string(), thousands)
     }
 
     fn sum(&self, suite: &str, key: &str) -> u64 {
@@ -276,17 +296,18 @@ fn render(r: &Records, run: &Value) -> String {
     );
     let _ = writeln!(w, "| kills | old content | new content | finished before the kill | kills leaving an orphan | edits completed among orphans | other entries | corrupted |");
     let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
+    let k = |key: &str| r.cell("crash", "sigkill_during_edit", key);
     let _ = writeln!(
         w,
         "| {} | {} | {} | {} | {} | {} | {} | {} |",
-        thousands(g("kills")),
-        thousands(g("left_old")),
-        thousands(g("left_new")),
-        thousands(g("finished_before_kill")),
-        thousands(g("kills_leaving_orphans")),
-        g("completed_edits_among_orphans"),
-        g("unexpected_entries"),
-        g("corrupted")
+        k("kills"),
+        k("left_old"),
+        k("left_new"),
+        k("finished_before_kill"),
+        k("kills_leaving_orphans"),
+        k("completed_edits_among_orphans"),
+        k("unexpected_entries"),
+        k("corrupted")
     );
 
     // 2. Faults.
@@ -328,36 +349,39 @@ fn render(r: &Records, run: &Value) -> String {
     );
     let _ = writeln!(w, "| | runs | faults injected | refused with the right code | absorbed (call still correct) | simulated crashes | orphans after crashes | wrong code | lost | corrupted |");
     let _ = writeln!(w, "|---|---|---|---|---|---|---|---|---|---|");
+    let c = |test: &str, key: &str| r.cell("faults", test, key);
     let _ = writeln!(
         w,
-        "| named faults | {} | {} | {} | – | – | – | 0 | {} | {} |",
-        r.n("faults", "named", "calls"),
-        r.n("faults", "named", "faults_injected"),
-        r.n("faults", "named", "refused_with_code"),
-        r.n("faults", "named", "lost"),
-        r.n("faults", "named", "corrupted"),
+        "| named faults | {} | {} | {} | – | – | – | {} | {} | {} |",
+        c("named", "calls"),
+        c("named", "faults_injected"),
+        c("named", "refused_with_code"),
+        c("named", "wrong_code"),
+        c("named", "lost"),
+        c("named", "corrupted"),
     );
     let _ = writeln!(
         w,
-        "| races | {} | {} | {} | – | – | – | 0 | {} | {} |",
-        r.n("faults", "races", "races"),
-        r.n("faults", "races", "races"),
-        r.n("faults", "races", "races"),
-        r.n("faults", "races", "lost"),
-        r.n("faults", "races", "corrupted"),
+        "| races | {} | {} | {} | – | – | – | {} | {} | {} |",
+        c("races", "runs"),
+        c("races", "races"),
+        c("races", "refused_with_code"),
+        c("races", "wrong_code"),
+        c("races", "lost"),
+        c("races", "corrupted"),
     );
     let _ = writeln!(
         w,
         "| sweep | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-        r.n("faults", "sweep", "runs"),
-        r.n("faults", "sweep", "faults_injected"),
-        r.n("faults", "sweep", "refused_with_code"),
-        r.n("faults", "sweep", "absorbed"),
-        r.n("faults", "sweep", "simulated_crashes"),
-        r.n("faults", "sweep", "crash_orphans"),
-        r.n("faults", "sweep", "wrong_code"),
-        r.n("faults", "sweep", "lost"),
-        r.n("faults", "sweep", "corrupted"),
+        c("sweep", "runs"),
+        c("sweep", "faults_injected"),
+        c("sweep", "refused_with_code"),
+        c("sweep", "absorbed"),
+        c("sweep", "simulated_crashes"),
+        c("sweep", "crash_orphans"),
+        c("sweep", "wrong_code"),
+        c("sweep", "lost"),
+        c("sweep", "corrupted"),
     );
 
     // 3. Concurrency.
@@ -393,15 +417,15 @@ fn render(r: &Records, run: &Value) -> String {
         ),
         ("threads_own_sessions", "threads with a `Session` each"),
     ] {
-        let n = |k: &str| r.n("concurrency", test, k);
+        let n = |k: &str| r.cell("concurrency", test, k);
         let _ = writeln!(
             w,
             "| {label} | {} × {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             n("workers"),
             n("edits_per_worker"),
-            thousands(n("attempts")),
-            thousands(n("landed")),
-            thousands(n("stale")),
+            n("attempts"),
+            n("landed"),
+            n("stale"),
             n("other_errors"),
             n("lost"),
             n("duplicated"),
@@ -468,9 +492,9 @@ fn render(r: &Records, run: &Value) -> String {
         let _ = writeln!(
             w,
             "| {label} | {} | {} | {} |",
-            r.n("paths", test, "hostile_calls"),
-            r.n("paths", test, "wrong_code"),
-            r.n("paths", test, "corrupted")
+            r.cell("paths", test, "hostile_calls"),
+            r.cell("paths", test, "wrong_code"),
+            r.cell("paths", test, "corrupted")
         );
     }
 
@@ -555,6 +579,78 @@ fn render(r: &Records, run: &Value) -> String {
     d
 }
 
+/// The shape of a rendered document: its lines with every figure replaced by `#` and the values
+/// of the "Last run" table that describe the run (date, commit, command, machine, …) by `…`.
+/// Two renders of the same code from different runs have the same shape; a renderer that wrote
+/// another table, row or sentence has another.
+fn structure(md: &str) -> Vec<String> {
+    let mut in_last_run = false;
+    md.lines()
+        .map(|line| {
+            if line.starts_with("## ") {
+                in_last_run = line == "## Last run";
+            }
+            let describes_the_run = line.contains(" | `") || line.starts_with("| counts |");
+            if in_last_run && describes_the_run {
+                let key = line.split(" | ").next().unwrap_or("");
+                return format!("{key} | … |");
+            }
+            let chars: Vec<char> = line.chars().collect();
+            let mut out = String::new();
+            let mut i = 0;
+            while i < chars.len() {
+                if !chars[i].is_ascii_digit() {
+                    out.push(chars[i]);
+                    i += 1;
+                    continue;
+                }
+                out.push('#');
+                // 1,500 and 4.8 are one figure each; the dot of "1." ends a heading number.
+                let next_is_digit = |j: usize| chars.get(j).is_some_and(char::is_ascii_digit);
+                while i < chars.len()
+                    && (chars[i].is_ascii_digit()
+                        || (matches!(chars[i], ',' | '.') && next_is_digit(i + 1)))
+                {
+                    i += 1;
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn the_structure_of_a_document_ignores_figures_and_the_run() {
+    let a = "## Last run\n\n| date | `2026-11-22T03:48Z` |\n| counts | ci (seed 15) |\n| kills | 1,500 |\n\n## 1. Crash (DISK-5)\n| 4.8 MiB | 36 ms |";
+    let b = "## Last run\n\n| date | `2027-01-01T00:00Z` |\n| counts | smoke (seed 9) |\n| kills | 20 |\n\n## 1. Crash (DISK-5)\n| 12.25 MiB | 7 ms |";
+    assert_eq!(structure(a), structure(b));
+    assert_eq!(structure(a)[4], "| kills | # |");
+    assert_eq!(structure(a)[6], "## #. Crash (DISK-#)");
+    let c = b.replace("| kills |", "| kills survived |");
+    assert_ne!(
+        structure(a),
+        structure(&c),
+        "a changed row label is a changed structure"
+    );
+}
+
+/// Fails, showing the first difference, when `rendered` does not have the structure of the
+/// document at `committed` (see [`structure`]).
+fn assert_same_structure(rendered: &str, committed: &std::path::Path) {
+    let on_disk = std::fs::read_to_string(committed)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", committed.display()));
+    let (new, old) = (structure(rendered), structure(&on_disk));
+    if let Some(i) = (0..new.len().max(old.len())).find(|&i| new.get(i) != old.get(i)) {
+        panic!(
+            "{} is not what the renderer writes now (line {}):\n  committed: {:?}\n  rendered:  {:?}\nrun scripts/reliability and commit RELIABILITY.md",
+            committed.display(),
+            i + 1,
+            old.get(i),
+            new.get(i)
+        );
+    }
+}
+
 #[test]
 #[ignore = "run by scripts/reliability after the suites"]
 fn render_reliability_md() {
@@ -565,7 +661,8 @@ fn render_reliability_md() {
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or(Value::Null);
-    std::fs::write(&out, render(&records, &run)).expect("write RELIABILITY.md");
+    let doc = render(&records, &run);
+    std::fs::write(&out, &doc).expect("write RELIABILITY.md");
     let missing = records.missing();
     assert!(
         missing.is_empty(),
@@ -576,4 +673,9 @@ fn render_reliability_md() {
         0,
         "a test lost or corrupted data"
     );
+    let absent = records.absent.borrow();
+    assert!(absent.is_empty(), "figures no test recorded: {absent:?}");
+    if let Some(committed) = std::env::var_os("EDITREF_RELIABILITY_CHECK") {
+        assert_same_structure(&doc, std::path::Path::new(&committed));
+    }
 }

@@ -77,6 +77,9 @@ pub trait Adapter {
     fn take_stderr(&mut self) -> String {
         String::new()
     }
+    /// Caps the per-call timeout for the calls of the coming case (`None` lifts the cap): the
+    /// corpus gives cases meant to hang a short one of their own.
+    fn set_case_timeout(&mut self, _cap: Option<Duration>) {}
     /// Ends the implementation (`bye`).
     fn shutdown(&mut self) {}
 }
@@ -94,6 +97,7 @@ struct Worker {
 /// the same per-call timeout as a child process. Declares [`editref::protocol::FEATURES`].
 pub struct Builtin {
     timeout: Duration,
+    cap: Option<Duration>,
     fsync: bool,
     worker: Option<Worker>,
 }
@@ -103,6 +107,7 @@ impl Builtin {
     pub fn new(timeout: Duration) -> Builtin {
         Builtin {
             timeout,
+            cap: None,
             fsync: true,
             worker: None,
         }
@@ -174,7 +179,8 @@ impl Adapter for Builtin {
             self.worker = None;
             return Err(AdapterError::Crash("the session thread is gone".into()));
         }
-        match worker.answers.recv_timeout(self.timeout) {
+        let timeout = capped(self.timeout, self.cap);
+        match worker.answers.recv_timeout(timeout) {
             Ok(Ok(Ok(output))) => Ok(Reply::Ok(output)),
             Ok(Ok(Err(error))) => Ok(Reply::Err(error)),
             Ok(Err(panic)) => {
@@ -188,7 +194,7 @@ impl Adapter for Builtin {
                 self.worker = None;
                 Err(AdapterError::Timeout(format!(
                     "no reply within {:.1} s",
-                    self.timeout.as_secs_f64()
+                    timeout.as_secs_f64()
                 )))
             }
             Err(RecvTimeoutError::Disconnected) => {
@@ -202,4 +208,13 @@ impl Adapter for Builtin {
         self.worker = None;
         Ok(())
     }
+
+    fn set_case_timeout(&mut self, cap: Option<Duration>) {
+        self.cap = cap;
+    }
+}
+
+/// The timeout of one call: the run's, or the case's cap when that is shorter.
+pub fn capped(timeout: Duration, cap: Option<Duration>) -> Duration {
+    cap.map_or(timeout, |c| c.min(timeout))
 }

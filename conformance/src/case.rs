@@ -201,6 +201,10 @@ pub struct Case {
     pub expect_files: Vec<(String, ExpectFile)>,
     /// Extra entries at the end are tolerated.
     pub allow_residue: bool,
+    /// The per-call timeout for this case, when the corpus sets one: cases whose subject is a
+    /// call a careless tool never returns from (a FIFO, a device) say how long a careful one
+    /// takes at most, so a hang costs that long instead of the run's whole `--timeout`.
+    pub timeout: Option<std::time::Duration>,
     /// Free text for readers.
     pub notes: Option<String>,
     /// Where the case came from (a path, or `embedded:<path>`), for messages.

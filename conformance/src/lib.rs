@@ -39,4 +39,4 @@ pub mod run;
 pub mod sandbox;
 pub mod subprocess;
 
-pub use cli::run_cli;
+pub use cli::{help_text, run_cli, EXIT_NO_CASES};

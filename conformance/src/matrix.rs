@@ -5,7 +5,7 @@
 //! (inline CSS, no scripts or external files) that can be attached to a release or a CI run.
 
 use crate::case::Level;
-use crate::report::{md_cell, Report};
+use crate::report::{html_escape as esc, md_cell, Report};
 use crate::run::{CaseRecord, Status};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -144,7 +144,9 @@ impl<'a> Matrix<'a> {
                 let _ = write!(m, "| `{id}` | {level} |");
                 for col in 0..self.columns.len() {
                     let s = match self.cell(col, id) {
-                        Some(c) if c.status == Status::Pass => "pass".to_string(),
+                        Some(c) if matches!(c.status, Status::Pass | Status::Differs) => {
+                            c.status.to_string()
+                        }
                         Some(c) => format!("**{}**", c.status),
                         None => "—".into(),
                     };
@@ -161,6 +163,7 @@ impl<'a> Matrix<'a> {
         let mut h = String::from(
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>editref conformance matrix</title>\n<style>\n",
         );
+        h.push_str(crate::report::HTML_CSS);
         h.push_str(CSS);
         h.push_str("</style>\n</head>\n<body>\n<h1>Conformance matrix</h1>\n");
         let _ = writeln!(
@@ -246,28 +249,12 @@ impl<'a> Matrix<'a> {
     }
 }
 
-const CSS: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
-table{border-collapse:collapse;margin-bottom:2em}
-th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}
-thead th{position:sticky;top:0;background:#f4f4f4}
-tr.area th{background:#e8eef7;font-size:15px}
-td.id{font-family:ui-monospace,monospace;font-size:12px}
-td.lv{color:#666;font-size:12px}
-.s{text-align:center;font-size:12px;padding:2px 6px}
+/// The matrix's own rules; the status colours come from the run report's style.
+const CSS: &str = "tr.area th{background:#e8eef7;font-size:15px}
 .legend .s{display:inline-block;border-radius:3px;margin-right:4px}
-.pass{background:#c8f0c8}.fail{background:#f7b0b0}.skip{background:#e6e6e6;color:#555}
-.xfail{background:#f6e7a8}.xpass{background:#f0a0e6}.crash{background:#b00020;color:#fff}
-.timeout{background:#f5a623}.harness_error{background:#444;color:#fff}.none{background:#fff;color:#aaa}
 .bar{display:inline-block;width:80px;height:8px;background:#eee;margin-right:6px;vertical-align:middle}
 .bar div{height:8px;background:#4caf50}
 ";
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 #[cfg(test)]
 mod tests {

@@ -40,6 +40,9 @@ struct Proc {
 pub struct Subprocess {
     command: String,
     timeout: Duration,
+    /// The current case's cap on the per-call timeout (calls only; hello and case_start keep
+    /// the run's timeout, since a fresh process may be starting).
+    cap: Option<Duration>,
     capture_stderr: bool,
     stderr: Arc<Mutex<Vec<u8>>>,
     proc: Option<Proc>,
@@ -54,6 +57,7 @@ impl Subprocess {
         Subprocess {
             command: command.to_string(),
             timeout,
+            cap: None,
             capture_stderr,
             stderr: Arc::new(Mutex::new(Vec::new())),
             proc: None,
@@ -168,14 +172,31 @@ impl Subprocess {
     /// Sends one request and returns the reply object whose `type` is `want`. Any protocol
     /// fault kills the process.
     fn request(&mut self, msg: &Value, want: &str, what: &str) -> Result<Value, AdapterError> {
-        let result = self.exchange(msg, want, what);
+        self.request_within(msg, want, what, self.timeout)
+    }
+
+    /// [`Self::request`] with its own timeout.
+    fn request_within(
+        &mut self,
+        msg: &Value,
+        want: &str,
+        what: &str,
+        timeout: Duration,
+    ) -> Result<Value, AdapterError> {
+        let result = self.exchange(msg, want, what, timeout);
         if result.is_err() {
             self.kill();
         }
         result
     }
 
-    fn exchange(&mut self, msg: &Value, want: &str, what: &str) -> Result<Value, AdapterError> {
+    fn exchange(
+        &mut self,
+        msg: &Value,
+        want: &str,
+        what: &str,
+        timeout: Duration,
+    ) -> Result<Value, AdapterError> {
         let Some(p) = self.proc.as_mut() else {
             return Err(AdapterError::Crash("the adapter is not running".into()));
         };
@@ -191,7 +212,7 @@ impl Subprocess {
                 "cannot send {what} ({e}); {status}"
             )));
         }
-        let reply = match p.lines.recv_timeout(self.timeout) {
+        let reply = match p.lines.recv_timeout(timeout) {
             Ok(Line::Text(bytes)) => bytes,
             Ok(Line::TooLong) => {
                 return Err(AdapterError::Crash(format!(
@@ -210,7 +231,7 @@ impl Subprocess {
             Err(RecvTimeoutError::Timeout) => {
                 return Err(AdapterError::Timeout(format!(
                     "no reply to {what} within {:.1} s",
-                    self.timeout.as_secs_f64()
+                    timeout.as_secs_f64()
                 )))
             }
         };
@@ -323,10 +344,11 @@ impl Adapter for Subprocess {
 
     fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
         let what = format!("call {seq} ({tool})");
-        let reply = self.request(
+        let reply = self.request_within(
             &json!({"type": "call", "seq": seq, "tool": tool, "input": input}),
             "result",
             &what,
+            crate::adapter::capped(self.timeout, self.cap),
         )?;
         let fault = |m: String| Err(AdapterError::Crash(format!("{what}: {m}")));
         if reply.get("seq").and_then(Value::as_u64) != Some(seq) {
@@ -363,6 +385,10 @@ impl Adapter for Subprocess {
         }
         self.request(&json!({"type": "case_end"}), "done", "case_end")
             .map(|_| ())
+    }
+
+    fn set_case_timeout(&mut self, cap: Option<Duration>) {
+        self.cap = cap;
     }
 
     fn take_stderr(&mut self) -> String {

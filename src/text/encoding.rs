@@ -286,6 +286,21 @@ fn decode_legacy(bytes: &[u8], bad_at: usize) -> Result<Decoded<'_>, DecodeError
     if text.contains('\0') {
         return Err(DecodeError::Binary);
     }
+    // A single-byte code page decodes only the bytes it defines. The WHATWG tables map the
+    // bytes a code page leaves undefined (windows-1252's 81, 8D, 8F, 90, 9D) to C1 control
+    // characters, which no text holds: such a file is not in that encoding (TEXT-1).
+    if guess.is_single_byte() {
+        if let Some(at) = text
+            .chars()
+            .position(|c| ('\u{80}'..='\u{9F}').contains(&c))
+        {
+            return Err(DecodeError::Encoding(format!(
+                "byte {bad_at} is not valid UTF-8, and byte {at} (0x{:02X}) is undefined in {}, the closest legacy encoding",
+                bytes.get(at).copied().unwrap_or(0),
+                guess.name()
+            )));
+        }
+    }
     let (again, _, unmappable) = guess.encode(&text);
     if unmappable || again.as_ref() != bytes {
         return Err(refuse());
@@ -442,6 +457,27 @@ mod tests {
         let d = decode(b"caf\xE9 na\xEFve r\xE9sum\xE9 \x93quoted\x94 text here").unwrap();
         assert!(matches!(d.encoding, TextEncoding::Legacy(_)));
         assert!(d.text.contains("café"));
+    }
+
+    #[test]
+    fn text_1_bytes_a_code_page_leaves_undefined_are_refused() {
+        // 0x81 has no character in windows-1252; WHATWG decodes it to the C1 control U+0081.
+        for bytes in [
+            &b"caf\xE9 na\xEFve r\xE9sum\xE9 \x81 text here\n"[..],
+            b"ok \x81\nfoo\n",
+        ] {
+            match decode(bytes) {
+                Err(DecodeError::Encoding(m)) => assert!(m.contains("undefined"), "{m}"),
+                other => panic!("{bytes:?}: {other:?}"),
+            }
+        }
+        // The characters windows-1252 does give 0x80..0x9F (€, curly quotes, …) are text.
+        let d = decode(b"\x80 5, \x93quoted\x94 and caf\xE9 na\xEFve r\xE9sum\xE9").unwrap();
+        assert!(
+            d.text.contains('€') && d.text.contains('\u{201C}'),
+            "{:?}",
+            d.text
+        );
     }
 
     #[test]

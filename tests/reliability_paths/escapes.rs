@@ -200,13 +200,21 @@ fn path_2_a_parent_swapped_for_a_symlink_before_the_write_is_not_followed() {
         }
     }
     let mut rec = rs::Record::new("paths", "parent_swapped_before_write");
-    rec.set("hostile_calls", tried).set(
-        "corrupted",
-        problems
-            .iter()
-            .filter(|p| p.contains("outside the root"))
-            .count() as u64,
-    );
+    rec.set("hostile_calls", tried)
+        .set(
+            "corrupted",
+            problems
+                .iter()
+                .filter(|p| p.contains("outside the root"))
+                .count() as u64,
+        )
+        .set(
+            "wrong_code",
+            problems
+                .iter()
+                .filter(|p| p.contains("want stale or outside_root"))
+                .count() as u64,
+        );
     rec.write();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

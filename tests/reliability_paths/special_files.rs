@@ -56,6 +56,7 @@ fn path_3_fifos_sockets_and_devices_never_hang_and_are_refused() {
     let root_arg = root.to_str().expect("UTF-8").to_string();
     let mut tried = 0u64;
     let mut problems = Vec::new();
+    let (mut wrong_code, mut changed) = (0u64, 0u64);
     let mut targets: Vec<String> = vec!["fifo".into(), "fifo.ipynb".into(), "sock".into()];
     targets.extend(devices.iter().cloned());
     for p in &targets {
@@ -77,10 +78,12 @@ fn path_3_fifos_sockets_and_devices_never_hang_and_are_refused() {
             );
             let code = rs::code_of(&reply).unwrap_or_else(|| "ok".into());
             if !codes.contains(&code.as_str()) {
+                wrong_code += 1;
                 problems.push(format!("{tool} {p}: want {codes:?}, got {code}"));
             }
             let changes = rs::diff(&before, &rs::snapshot(tree.top()));
             if !changes.is_empty() {
+                changed += 1;
                 problems.push(format!("{tool} {p}: changed {changes:?}"));
             }
         }
@@ -102,21 +105,25 @@ fn path_3_fifos_sockets_and_devices_never_hang_and_are_refused() {
             &json!({"tool": "Read", "input": {"file_path": dev}}),
         );
         if rs::code_of(&reply).as_deref() != Some("blocked_path") {
+            wrong_code += 1;
             problems.push(format!("Read {dev}: {reply}"));
         }
     }
     let mut rec = rs::Record::new("paths", "special_files");
-    rec.set("hostile_calls", tried).set(
-        "device_nodes",
-        if std::fs::symlink_metadata(root.join("dev-null"))
-            .map(|m| m.file_type().is_symlink())
-            .unwrap_or(true)
-        {
-            "links to /dev"
-        } else {
-            "mknod in sandbox"
-        },
-    );
+    rec.set("hostile_calls", tried)
+        .set("wrong_code", wrong_code)
+        .set("corrupted", changed)
+        .set(
+            "device_nodes",
+            if std::fs::symlink_metadata(root.join("dev-null"))
+                .map(|m| m.file_type().is_symlink())
+                .unwrap_or(true)
+            {
+                "links to /dev"
+            } else {
+                "mknod in sandbox"
+            },
+        );
     rec.write();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -155,18 +162,17 @@ fn path_3_a_fifo_swapped_in_before_the_load_does_not_hang() {
         .recv_timeout(rs::WATCHDOG)
         .expect("the edit hung on a FIFO");
     assert!(fired.load(Ordering::SeqCst));
-    assert!(
-        matches!(r, Err("not_regular_file") | Err("stale")),
-        "want not_regular_file or stale, got {r:?}"
-    );
+    let right_code = matches!(r, Err("not_regular_file") | Err("stale"));
     assert!(std::fs::symlink_metadata(&target)
         .expect("lstat")
         .file_type()
         .is_fifo_like());
     assert!(rs::residue(tree.top()).is_empty());
     let mut rec = rs::Record::new("paths", "fifo_swapped_in");
-    rec.set("hostile_calls", 1);
+    rec.set("hostile_calls", 1)
+        .set("wrong_code", u64::from(!right_code));
     rec.write();
+    assert!(right_code, "want not_regular_file or stale, got {r:?}");
 }
 
 trait FifoLike {

@@ -108,3 +108,21 @@ fn text_7_nul_means_binary() {
     assert_eq!(err.code, Code::Binary);
     assert_eq!(t.get("f.bin"), b"abc\0def");
 }
+
+#[test]
+fn text_1_a_byte_the_code_page_leaves_undefined_is_refused() {
+    // 0x81 has no character in windows-1252 (WHATWG decodes it to the C1 control U+0081).
+    let t = sb();
+    t.put("f.txt", b"caf\xE9 na\xEFve r\xE9sum\xE9 \x81 text\n");
+    let e = t.refused(
+        "f.txt",
+        Code::Encoding,
+        "Read",
+        json!({"file_path": "f.txt"}),
+    );
+    assert!(
+        e.message.contains("undefined in windows-1252"),
+        "{}",
+        e.message
+    );
+}

@@ -134,6 +134,7 @@ mod tests {
                 .map(|(p, e)| (p.to_string(), e))
                 .collect(),
             allow_residue,
+            timeout: None,
             notes: None,
             source: "t".into(),
             sha256: String::new(),

@@ -14,10 +14,9 @@ use std::path::PathBuf;
     about = "Certify an implementation of the file tools against the conformance corpus",
     long_about = "Runs every corpus case against an implementation that speaks adapter protocol v1 \
                   (--impl), against an MCP server offering the tools (--mcp) or against editref \
-                  itself (--builtin), judges replies and final file \
-                  trees, and reports per case.",
-    after_help = "Exit status: 0 when no core case failed, crashed or timed out and nothing is an \
-                  xpass or a harness error; 1 otherwise; 2 on usage errors.",
+                  itself (--builtin), judges replies and final file trees, and reports per case. \
+                  Cases run in parallel (--jobs), each in a sandbox of its own.",
+    after_help = EXIT_STATUS,
     args_conflicts_with_subcommands = true,
     disable_version_flag = true
 )]
@@ -27,6 +26,22 @@ pub(super) struct ConformCli {
     #[command(flatten)]
     pub(super) run: RunArgs,
 }
+
+/// The exit statuses, shown under `--help`; the README's table says the same.
+const EXIT_STATUS: &str = "Exit status:
+  0  no core case failed, crashed or timed out, and nothing is an xpass or a harness error
+     (with --require LEVEL: every case of LEVEL and below that ran passed)
+  1  otherwise
+  2  usage error: a bad flag, an unreadable file, an unknown id in --expectations, an adapter
+     that fails the handshake
+  4  no case was selected (--only, --level or --rerun-failed matched nothing in the corpus)
+
+Examples:
+  editref conform --builtin --report out/
+  editref conform --impl \"python3 my_adapter.py\" --only 'eol/*' --keep-sandboxes kept/
+  editref conform --impl \"python3 my_adapter.py\" --rerun-failed out/report.json
+  editref conform list --only stale
+  editref conform show unique/ambiguous-two-hits";
 
 #[derive(Args, Debug)]
 pub(super) struct RunArgs {
@@ -59,25 +74,62 @@ pub(super) struct RunArgs {
     /// Run only the cases that count at this level (the level and the ones below it).
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub(super) level: Option<LevelArg>,
+    /// Run only the cases that did not pass in an earlier run: those whose status in REPORT
+    /// (a report.json) is fail, crash, timeout, xfail, xpass or harness_error.
+    #[arg(long, value_name = "REPORT")]
+    pub(super) rerun_failed: Option<PathBuf>,
     /// Known failures: one case id per line, `#` comments. Listed failures become xfail,
-    /// listed passes xpass (an error).
+    /// listed passes xpass (an error); an id that is not in the corpus is a usage error.
     #[arg(long, value_name = "FILE")]
     pub(super) expectations: Option<PathBuf>,
-    /// Write report.json, junit.xml, report.tap and summary.md into DIR.
+    /// Exit 1 unless every case of LEVEL and below that ran passed (no fail, skip, xfail,
+    /// crash or timeout), i.e. unless the run certifies LEVEL. Without it, only a core case
+    /// that fails, crashes or times out fails the run.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub(super) require: Option<GateArg>,
+    /// Write summary.md, report.html, report.json, junit.xml and report.tap into DIR.
     #[arg(long, value_name = "DIR")]
     pub(super) report: Option<PathBuf>,
-    /// Per-call timeout in seconds.
+    /// Cases run at once, each with its own adapter process (or MCP server, or in-process
+    /// session). Default: the number of CPUs.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub(super) jobs: Option<usize>,
+    /// Per-call timeout in seconds. Cases meant to hang a careless tool (FIFOs, devices) set
+    /// a shorter one of their own in the corpus.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub(super) timeout: f64,
+    /// Start no further case once one has failed the run (see the exit status); cases already
+    /// running finish, and the report holds the cases that ran.
+    #[arg(long)]
+    pub(super) fail_fast: bool,
     /// Print only the summary (no progress bar, no list of failing cases).
     #[arg(long, short)]
     pub(super) quiet: bool,
     /// Let the adapter's stderr through to the terminal instead of capturing it per case.
     #[arg(long)]
     pub(super) show_stderr: bool,
-    /// Keep the sandbox of every case that does not pass, and print where it is.
-    #[arg(long)]
-    pub(super) keep_sandboxes: bool,
+    /// Keep the sandbox of every case that does not pass — fail (xfail included), differs,
+    /// crash, timeout, harness_error — as DIR/<area>/<name>/sandbox, replacing what an earlier
+    /// run kept there; passing cases leave nothing. DIR defaults to editref-conform-kept in the
+    /// temp directory.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
+    pub(super) keep_sandboxes: Option<PathBuf>,
+}
+
+/// The levels `--require` can demand.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(super) enum GateArg {
+    Core,
+    Extended,
+}
+
+impl From<GateArg> for Level {
+    fn from(g: GateArg) -> Level {
+        match g {
+            GateArg::Core => Level::Core,
+            GateArg::Extended => Level::Extended,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -107,6 +159,30 @@ pub(super) enum Sub {
         /// Do not write; exit 1 if the manifest on disk is stale.
         #[arg(long)]
         check: bool,
+    },
+    /// List the corpus's cases: id, level, rules and title, one per line.
+    List {
+        /// Only the cases whose id matches (repeatable; `*` and `?`; an area name matches the
+        /// whole area).
+        #[arg(long, value_name = "GLOB")]
+        only: Vec<String>,
+        /// Only the cases that count at this level (the level and the ones below it).
+        #[arg(long, value_enum, value_name = "LEVEL")]
+        level: Option<LevelArg>,
+        /// The corpus directory. Default: ./conformance/cases if present, else the corpus
+        /// built into this binary.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+    },
+    /// Print one case's YAML file, as the corpus holds it.
+    Show {
+        /// The case id, e.g. unique/ambiguous-two-hits.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// The corpus directory. Default: ./conformance/cases if present, else the corpus
+        /// built into this binary.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
     },
     /// Combine report.json files into matrix.md and matrix.html.
     Matrix {

@@ -4,20 +4,30 @@
 //! can be driven from tests as a function (`run_cli(&args) -> exit code`).
 //!
 //! The command line is split by what each part decides: `args` defines the flags and the help
-//! text, `run_cmd` runs a certification, `summary` prints its outcome, and `subcommands` holds
-//! `manifest` and `matrix`. This file parses the arguments and dispatches; its tests drive the
-//! whole command line through [`run_cli`], as a user would.
+//! text, `plan` checks and selects what a run includes, `run_cmd` runs a certification, `live`
+//! shows it while it runs, `summary` prints its outcome, `browse` holds `list` and `show`, and
+//! `subcommands` holds `manifest` and `matrix`. This file parses the arguments and dispatches;
+//! its tests drive the whole command line through [`run_cli`], as a user would.
 
 mod args;
+mod browse;
+mod live;
+mod plan;
 mod run_cmd;
 mod subcommands;
 mod summary;
 
+use crate::load::{self, Corpus};
 use args::{ConformCli, Sub};
+use browse::{list_cmd, show_cmd};
 use clap::Parser;
 use run_cmd::run_cmd;
 use std::path::{Path, PathBuf};
 use subcommands::{manifest_cmd, matrix_cmd};
+
+/// The exit status of a run (or a `list`, or a `show`) that selected no case: a misspelt
+/// `--only` must not look like a run that passed (pytest exits 5 here, cargo-nextest 4).
+pub const EXIT_NO_CASES: u8 = 4;
 
 /// Entry point of `editref conform`: parses `args` (without the program and subcommand names)
 /// and returns the process exit code.
@@ -33,7 +43,37 @@ pub fn run_cli(args: &[String]) -> u8 {
     match cli.command {
         Some(Sub::Manifest { corpus, check }) => manifest_cmd(corpus, check),
         Some(Sub::Matrix { reports, out }) => matrix_cmd(&reports, &out),
+        Some(Sub::List {
+            only,
+            level,
+            corpus,
+        }) => list_cmd(&only, level.map(Into::into), corpus),
+        Some(Sub::Show { id, corpus }) => show_cmd(&id, corpus),
         None => run_cmd(cli.run),
+    }
+}
+
+/// The complete help of `editref conform` (the run's flags, the subcommands, the exit
+/// statuses), as `--help` prints it; `editref help conform` shows the same text.
+pub fn help_text() -> String {
+    use clap::CommandFactory;
+    ConformCli::command().render_long_help().to_string()
+}
+
+/// The corpus of `--corpus`, else ./conformance/cases when present, else the embedded one.
+fn load_corpus(corpus: Option<PathBuf>) -> Result<Corpus, String> {
+    let dir = match corpus {
+        Some(d) => Some(cases_dir(&d)),
+        None => {
+            let d = PathBuf::from("conformance/cases");
+            d.is_dir().then_some(d)
+        }
+    };
+    match dir {
+        Some(d) => {
+            load::load_dir(&d).map_err(|e| format!("cannot read the corpus {}: {e}", d.display()))
+        }
+        None => Ok(load::load_embedded()),
     }
 }
 
@@ -63,16 +103,63 @@ mod tests {
         a.iter().map(|s| s.to_string()).collect()
     }
 
+    /// Parses without printing: clap's own errors go straight to the process's stderr, which
+    /// a test must not litter.
+    fn clap_error(a: &[&str]) -> clap::Error {
+        let argv = std::iter::once("editref conform").chain(a.iter().copied());
+        ConformCli::try_parse_from(argv).unwrap_err()
+    }
+
     #[test]
     fn usage_errors_exit_2() {
-        assert_eq!(run_cli(&args(&["--nope"])), 2);
+        use clap::error::ErrorKind;
+        let e = clap_error(&["--nope"]);
+        assert_eq!(e.kind(), ErrorKind::UnknownArgument);
+        assert!(e.use_stderr(), "exit 2");
+        assert!(
+            e.to_string().contains("unexpected argument '--nope'"),
+            "{e}"
+        );
+        assert_eq!(
+            clap_error(&["--builtin", "--impl", "x"]).kind(),
+            ErrorKind::ArgumentConflict
+        );
+        assert_eq!(
+            clap_error(&["matrix", "--out", "/tmp/x"]).kind(),
+            ErrorKind::MissingRequiredArgument
+        );
+        assert_eq!(
+            clap_error(&["--require", "implementation-defined"]).kind(),
+            ErrorKind::InvalidValue
+        );
+        // Errors found after parsing are printed by the harness itself, through eprintln.
         assert_eq!(run_cli(&args(&[])), 2, "neither --impl nor --builtin");
-        assert_eq!(run_cli(&args(&["--builtin", "--impl", "x"])), 2);
         assert_eq!(run_cli(&args(&["--builtin", "--timeout", "0"])), 2);
-        let help = ConformCli::try_parse_from(["editref conform", "--help"]).unwrap_err();
-        assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp);
+        assert_eq!(run_cli(&args(&["--builtin", "--jobs", "0"])), 2);
+        let help = clap_error(&["--help"]);
+        assert_eq!(help.kind(), ErrorKind::DisplayHelp);
         assert!(help.to_string().contains("--expectations <FILE>"));
-        assert_eq!(run_cli(&args(&["matrix", "--out", "/tmp/x"])), 2);
+    }
+
+    #[test]
+    fn the_full_help_names_every_option_subcommand_and_exit_status() {
+        let help = help_text();
+        for needle in [
+            "--jobs <N>",
+            "--fail-fast",
+            "--rerun-failed <REPORT>",
+            "--require <LEVEL>",
+            "--keep-sandboxes [<DIR>]",
+            "--timeout <SECS>",
+            "list",
+            "show",
+            "matrix",
+            "manifest",
+            "Exit status:",
+            "4  no case was selected",
+        ] {
+            assert!(help.contains(needle), "{needle} missing from:\n{help}");
+        }
     }
 
     #[test]

@@ -1,17 +1,18 @@
 //! The run command: certify one implementation against the corpus — pick the adapter, load the
-//! corpus and the expectations, run the selected cases, and write the report.
+//! corpus and the expectations, select the cases, run them (in parallel), and write the report.
 //!
-//! This is the harness's main path and the only one that drives an adapter, so it holds the
-//! order of a run (handshake, cases, expectations, certification) in one function that reads
-//! top to bottom. What it prints at the end is the summary module's job; what it writes is the
-//! report module's.
+//! This is the harness's main path and the only one that drives adapters, so it holds the
+//! order of a run (checks, handshake, cases, report, exit status) in one function that reads
+//! top to bottom. What the run selects is the plan module's job, what it shows while running
+//! the live module's, what it prints at the end the summary module's, what it writes the report
+//! module's.
 
 use super::args::RunArgs;
-use super::summary::print_summary;
-use super::{cases_dir, usage};
-use crate::adapter::{Adapter, Builtin, Hello};
+use super::live::Live;
+use super::summary::{count, print_summary, print_where};
+use super::{load_corpus, plan, usage, EXIT_NO_CASES};
+use crate::adapter::{Builtin, Hello};
 use crate::case::Level;
-use crate::load::{self, Corpus};
 use crate::manifest;
 use crate::mcp::mapping::{self, ToolMap};
 use crate::mcp::Mcp;
@@ -19,29 +20,10 @@ use crate::report::{
     rfc3339, Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection,
     SCHEMA_VERSION,
 };
-use crate::run::{self, CaseRecord, Expectations, Status};
+use crate::run::{self, BoxedAdapter, CaseOptions, CaseRecord, Flow, Keep, Pool};
 use crate::subprocess::Subprocess;
-use std::collections::BTreeSet;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
-
-/// The corpus of `--corpus`, else ./conformance/cases when present, else the embedded one.
-fn load_corpus(corpus: Option<PathBuf>) -> Result<Corpus, String> {
-    let dir = match corpus {
-        Some(d) => Some(cases_dir(&d)),
-        None => {
-            let d = PathBuf::from("conformance/cases");
-            d.is_dir().then_some(d)
-        }
-    };
-    match dir {
-        Some(d) => {
-            load::load_dir(&d).map_err(|e| format!("cannot read the corpus {}: {e}", d.display()))
-        }
-        None => Ok(load::load_embedded()),
-    }
-}
 
 /// The `--mcp` adapter with its `--mcp-tools` and `--mcp-features`.
 fn mcp_adapter(args: &RunArgs, command: &str, timeout: Duration) -> Result<Mcp, String> {
@@ -55,29 +37,44 @@ fn mcp_adapter(args: &RunArgs, command: &str, timeout: Duration) -> Result<Mcp, 
     Ok(adapter)
 }
 
+/// One adapter for the implementation `args` name, and how the report names its command.
+fn make_adapter(args: &RunArgs, timeout: Duration) -> Result<(BoxedAdapter, String), String> {
+    match (&args.implementation, &args.mcp, args.builtin) {
+        (Some(cmd), None, false) => Ok((
+            Box::new(Subprocess::new(cmd, timeout, !args.show_stderr)),
+            cmd.clone(),
+        )),
+        (None, Some(cmd), false) => Ok((
+            Box::new(mcp_adapter(args, cmd, timeout)?),
+            format!("mcp: {cmd}"),
+        )),
+        (None, None, true) => Ok((Box::new(Builtin::new(timeout)), "builtin".into())),
+        _ => Err(
+            "say what to certify: --impl \"COMMAND\", --mcp \"COMMAND\" or --builtin (see --help)"
+                .into(),
+        ),
+    }
+}
+
+/// Where `--keep-sandboxes` keeps trees when no directory is given.
+fn default_kept_dir() -> PathBuf {
+    std::env::temp_dir().join("editref-conform-kept")
+}
+
 /// Runs the selected cases against the implementation of `args`; returns the exit code.
 pub(super) fn run_cmd(args: RunArgs) -> u8 {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return usage("--timeout must be a positive number of seconds");
     }
     let timeout = Duration::from_secs_f64(args.timeout);
-    let (mut adapter, command): (Box<dyn Adapter>, String) = match (
-        &args.implementation,
-        &args.mcp,
-        args.builtin,
-    ) {
-        (Some(cmd), None, false) => (
-            Box::new(Subprocess::new(cmd, timeout, !args.show_stderr)),
-            cmd.clone(),
-        ),
-        (None, Some(cmd), false) => match mcp_adapter(&args, cmd, timeout) {
-            Ok(a) => (Box::new(a), format!("mcp: {cmd}")),
-            Err(e) => return usage(&e),
-        },
-        (None, None, true) => (Box::new(Builtin::new(timeout)), "builtin".into()),
-        _ => return usage(
-            "say what to certify: --impl \"COMMAND\", --mcp \"COMMAND\" or --builtin (see --help)",
-        ),
+    let jobs = match args.jobs {
+        Some(0) => return usage("--jobs must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let (mut first, command) = match make_adapter(&args, timeout) {
+        Ok(a) => a,
+        Err(e) => return usage(&e),
     };
     let corpus = match load_corpus(args.corpus.clone()) {
         Ok(c) => c,
@@ -85,127 +82,139 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
     };
     let expectations = match &args.expectations {
         None => None,
-        Some(p) => match std::fs::read_to_string(p) {
-            Err(e) => return usage(&format!("cannot read {}: {e}", p.display())),
-            Ok(text) => match Expectations::parse(&text) {
-                Ok(e) => Some(e),
-                Err(errors) => {
-                    for e in errors {
-                        eprintln!("{}: {e}", p.display());
-                    }
-                    return 2;
+        Some(p) => match plan::expectations(p, &corpus) {
+            Ok(e) => Some(e),
+            Err(errors) => {
+                for e in errors {
+                    eprintln!("editref conform: {e}");
                 }
-            },
+                return 2;
+            }
+        },
+    };
+    let rerun = match &args.rerun_failed {
+        None => None,
+        Some(p) => match plan::rerun_ids(p, &corpus) {
+            Err(e) => return usage(&e),
+            Ok((ids, _)) if ids.is_empty() => {
+                println!(
+                    "nothing to rerun: {} records no case that failed",
+                    p.display()
+                );
+                return 0;
+            }
+            Ok((ids, gone)) => {
+                if gone > 0 && !args.quiet {
+                    eprintln!(
+                        "editref conform: note: {} of {} are no longer in the corpus",
+                        count(gone, "failed case", "failed cases"),
+                        p.display()
+                    );
+                }
+                Some(ids)
+            }
         },
     };
     let max_level = args.level.map(Level::from);
-    let hello = match adapter.hello() {
+    let selection = plan::select(&corpus, &args.only, max_level, rerun.as_ref());
+    if selection.is_empty() {
+        eprintln!(
+            "editref conform: {}",
+            plan::nothing_selected(&corpus, &args.only, max_level, args.rerun_failed.as_deref())
+        );
+        return EXIT_NO_CASES;
+    }
+
+    let hello = match first.hello() {
         Ok(h) => h,
         Err(e) => {
             eprintln!("editref conform: the adapter failed the handshake: {e}");
-            let stderr = adapter.take_stderr();
+            let stderr = first.take_stderr();
             if !stderr.trim().is_empty() {
                 eprintln!("its stderr:\n{}", stderr.trim_end());
             }
             return 2;
         }
     };
-    let unknown_features: Vec<&String> = hello
-        .features
-        .iter()
-        .filter(|f| !crate::case::FEATURES.contains(&f.as_str()))
-        .collect();
-    if !unknown_features.is_empty() && !args.quiet {
-        eprintln!(
-            "editref conform: note: the adapter declares features outside the vocabulary: {}",
-            unknown_features
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+    note_unknown_features(&hello, args.quiet);
+
+    let kept_dir = args.keep_sandboxes.as_ref().map(|d| {
+        if d.as_os_str().is_empty() {
+            default_kept_dir()
+        } else {
+            d.clone()
+        }
+    });
+    let options = CaseOptions {
+        tmp: None,
+        keep: kept_dir.clone().map_or(Keep::Nothing, Keep::Named),
+    };
+    let mut adapters = vec![first];
+    while adapters.len() < jobs.min(selection.cases.len()) {
+        match make_adapter(&args, timeout) {
+            Ok((a, _)) => adapters.push(a),
+            Err(e) => {
+                eprintln!(
+                    "editref conform: note: running {} at once: {e}",
+                    count(adapters.len(), "case", "cases")
+                );
+                break;
+            }
+        }
     }
 
     let started_at = SystemTime::now();
     let started = Instant::now();
-    let selected: Vec<&crate::case::Case> = corpus
-        .cases
-        .iter()
-        .filter(|c| run::selected(&c.id, Some(c.level), &args.only, max_level))
-        .collect();
-    let broken: Vec<&load::BrokenCase> = corpus
+    let require = args.require.map(Level::from);
+    let live = Live::new(selection.cases.len(), args.quiet);
+    let mut records: Vec<CaseRecord> = selection
         .broken
         .iter()
-        .filter(|b| run::selected(&b.id, None, &args.only, max_level))
+        .map(|b| CaseRecord::broken(b))
         .collect();
-    let progress = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(selected.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} [{bar:30}] {pos}/{len} {elapsed} {wide_msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        bar
-    });
-    let mut records: Vec<CaseRecord> = broken.iter().map(|b| CaseRecord::broken(b)).collect();
-    let mut kept = Vec::new();
-    let tmp = args.keep_sandboxes.then(|| {
-        let d = kept_dir();
-        let _ = std::fs::create_dir_all(&d);
-        d
-    });
-    for case in &selected {
-        if let Some(bar) = &progress {
-            bar.set_message(case.id.clone());
+    let mut stopped_at: Option<String> = None;
+    let pool = Pool {
+        jobs,
+        features: &hello.features,
+        options: &options,
+    };
+    records.extend(pool.run(&selection.cases, adapters, |rec| {
+        if let Some(e) = &expectations {
+            e.apply(std::slice::from_mut(rec));
         }
-        let rec = run::run_case(
-            adapter.as_mut(),
-            &hello.features,
-            case,
-            tmp.as_deref(),
-            args.keep_sandboxes,
-        );
-        if args.keep_sandboxes && !matches!(rec.status, Status::Pass | Status::Skip) {
-            kept.push(case.id.clone());
+        live.finished(rec);
+        if args.fail_fast && stopped_at.is_none() && run::fails_gate(rec, require) {
+            stopped_at = Some(rec.id.clone());
+            return Flow::Stop;
         }
-        if let Some(bar) = &progress {
-            if rec.status.is_failure() || rec.status == Status::HarnessError {
-                bar.println(format!(
-                    "{:<8} {}",
-                    rec.status.as_str().to_uppercase(),
-                    rec.id
-                ));
-            }
-            bar.inc(1);
-        }
-        records.push(rec);
-    }
-    if let Some(bar) = &progress {
-        bar.finish_and_clear();
-    }
-    adapter.shutdown();
+        Flow::Continue
+    }));
+    live.finish();
     records.sort_by(|a, b| a.id.cmp(&b.id));
-    if let Some(e) = &expectations {
-        e.apply(&mut records);
-        let known: BTreeSet<&str> = corpus
-            .cases
-            .iter()
-            .map(|c| c.id.as_str())
-            .chain(corpus.broken.iter().map(|b| b.id.as_str()))
-            .collect();
-        for id in e.unknown(&known) {
-            eprintln!(
-                "editref conform: note: the expectations list {id}, which is not in the corpus"
-            );
-        }
+    if let Some(dir) = &kept_dir {
+        tidy_kept(dir);
     }
 
-    let complete = |level: Level| args.only.is_empty() && max_level.is_none_or(|m| m >= level);
+    let ran_all = records.len() == selection.cases.len() + selection.broken.len();
+    let stopped_early = stopped_at.map(|id| {
+        format!(
+            "Stopped early (--fail-fast) after {id}: {} not run.",
+            count(
+                selection.cases.len() + selection.broken.len() - records.len(),
+                "case",
+                "cases"
+            )
+        )
+    });
+    let complete = |level: Level| {
+        ran_all && args.only.is_empty() && rerun.is_none() && max_level.is_none_or(|m| m >= level)
+    };
     let cert = run::certification(&records, complete);
     let highest = run::highest(&cert);
-    let partial = !args.only.is_empty() || max_level.is_some_and(|m| m < Level::Extended);
+    let partial = !args.only.is_empty()
+        || rerun.is_some()
+        || !ran_all
+        || max_level.is_some_and(|m| m < Level::Extended);
     let report = Report {
         schema_version: SCHEMA_VERSION,
         harness: HarnessInfo {
@@ -228,6 +237,8 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             level: max_level.map(|l| l.as_str().to_string()),
             expectations: args.expectations.as_ref().map(|p| p.display().to_string()),
             timeout_s: args.timeout,
+            rerun_failed: args.rerun_failed.as_ref().map(|p| p.display().to_string()),
+            require: require.map(|l| l.as_str().to_string()),
         },
         totals: run::totals(&records),
         certification: Certification {
@@ -235,9 +246,11 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             extended: cert.iter().any(|(l, ok)| *l == Level::Extended && *ok),
             highest: highest.map(|l| l.as_str().to_string()),
             note: partial.then(|| {
-                "Partial run (--only or --level): levels not fully run cannot be certified.".into()
+                "Partial run (--only, --level, --rerun-failed or --fail-fast): levels not fully run cannot be certified."
+                    .into()
             }),
         },
+        stopped_early,
         cases: records,
     };
     if let Some(dir) = &args.report {
@@ -249,20 +262,53 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             return 2;
         }
     }
-    print_summary(&report, args.quiet);
-    if !kept.is_empty() {
-        println!(
-            "sandboxes of the {} cases that did not pass are kept under {}",
-            kept.len(),
-            kept_dir().display()
-        );
+    print_summary(&report, args.quiet, live.lists_cases());
+    if let Some(dir) = &kept_dir {
+        let kept = report
+            .cases
+            .iter()
+            .filter(|c| c.status.needs_attention() && dir.join(&c.id).is_dir())
+            .count();
+        if kept > 0 {
+            println!(
+                "sandboxes of the {} that did not pass are kept in {} (as <area>/<name>/sandbox)",
+                count(kept, "case", "cases"),
+                dir.display()
+            );
+        }
     }
-    run::exit_code(&report.cases)
+    if let Some(dir) = &args.report {
+        print_where(dir);
+    }
+    run::exit_code_for(&report.cases, require)
 }
 
-/// Where `--keep-sandboxes` keeps the trees of cases that did not pass.
-fn kept_dir() -> PathBuf {
-    std::env::temp_dir().join("editref-conform-kept")
+/// Says (unless quiet) which declared features are outside the vocabulary: probably typos,
+/// and cases can never require them.
+fn note_unknown_features(hello: &Hello, quiet: bool) {
+    let unknown: Vec<&str> = hello
+        .features
+        .iter()
+        .map(String::as_str)
+        .filter(|f| !crate::case::FEATURES.contains(f))
+        .collect();
+    if !unknown.is_empty() && !quiet {
+        eprintln!(
+            "editref conform: note: the adapter declares features outside the vocabulary: {}",
+            unknown.join(", ")
+        );
+    }
+}
+
+/// Removes the area directories of `--keep-sandboxes DIR` that hold no kept case (every case
+/// of the area passed); other entries are left alone.
+fn tidy_kept(dir: &std::path::Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.filter_map(Result::ok) {
+            // Fails, harmlessly, on any directory that is not empty.
+            let _ = std::fs::remove_dir(e.path());
+        }
+    }
 }
 
 /// The implementation as the report records it: its `hello`, and how it was started.

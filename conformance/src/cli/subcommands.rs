@@ -9,7 +9,7 @@ use super::{cases_dir, usage};
 use crate::load;
 use crate::manifest;
 use crate::matrix::Matrix;
-use crate::report::{Report, SCHEMA_VERSION};
+use crate::report::Report;
 use std::path::{Path, PathBuf};
 
 /// `manifest`: writes `manifest.json` beside the corpus, or with `check` compares it with the
@@ -94,20 +94,9 @@ pub(super) fn manifest_cmd(corpus: Option<PathBuf>, check: bool) -> u8 {
 pub(super) fn matrix_cmd(paths: &[PathBuf], out: &Path) -> u8 {
     let mut reports = Vec::new();
     for p in paths {
-        let text = match std::fs::read_to_string(p) {
-            Ok(t) => t,
-            Err(e) => return usage(&format!("cannot read {}: {e}", p.display())),
-        };
-        match serde_json::from_str::<Report>(&text) {
-            Ok(r) if r.schema_version == SCHEMA_VERSION => reports.push(r),
-            Ok(r) => {
-                return usage(&format!(
-                    "{} has report schema {}, this harness reads {SCHEMA_VERSION}",
-                    p.display(),
-                    r.schema_version
-                ))
-            }
-            Err(e) => return usage(&format!("{} is not a report.json: {e}", p.display())),
+        match Report::read(p) {
+            Ok(r) => reports.push(r),
+            Err(e) => return usage(&e),
         }
     }
     let m = Matrix::new(&reports);

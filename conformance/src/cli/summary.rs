@@ -1,5 +1,5 @@
-//! The terminal summary of a run: the cases that did not pass, the totals, and what the run
-//! certifies.
+//! The terminal summary of a run: the cases that did not pass, the totals, what the run
+//! certifies, and where the reports are.
 //!
 //! It is written for a person at a terminal, from the finished [`Report`], so it can never
 //! disagree with the files a run writes; the formats meant for tools (JSON, JUnit, TAP) are the
@@ -7,28 +7,31 @@
 
 use crate::case::Level;
 use crate::report::Report;
-use crate::run::Status;
+use crate::run::{CaseRecord, Status};
+use std::path::Path;
 
-/// Prints the summary of `report`; with `quiet`, only the totals and the certification.
-pub(super) fn print_summary(report: &Report, quiet: bool) {
-    if !quiet {
-        for c in &report.cases {
-            if matches!(c.status, Status::Pass | Status::Skip) {
-                continue;
-            }
-            let level = c.level.as_deref().unwrap_or("?");
-            // Implementation-defined cases never fail: a different answer is a difference.
-            let label = if level == "implementation-defined" && c.status == Status::Fail {
-                "DIFFERS".to_string()
-            } else {
-                c.status.as_str().to_uppercase()
-            };
-            println!(
-                "{:<13} {} ({level}): {}",
-                label,
-                c.id,
-                c.reason.replace('\n', " ")
-            );
+/// One line for a case that did not pass: `FAIL  id (level): reason`.
+pub(super) fn case_line(c: &CaseRecord) -> String {
+    format!(
+        "{:<13} {} ({}): {}",
+        c.status.as_str().to_uppercase(),
+        c.id,
+        c.level.as_deref().unwrap_or("unloadable"),
+        c.reason.replace('\n', " ")
+    )
+}
+
+/// `n thing` or `n things`.
+pub(super) fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Prints the summary of `report`. The cases that did not pass are listed unless `quiet`, or
+/// unless they were already shown as they finished (`listed_live`).
+pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
+    if !quiet && !listed_live {
+        for c in report.cases.iter().filter(|c| c.status.needs_attention()) {
+            println!("{}", case_line(c));
         }
     }
     let counts: Vec<String> = report
@@ -38,9 +41,9 @@ pub(super) fn print_summary(report: &Report, quiet: bool) {
         .map(|(s, n)| format!("{n} {s}"))
         .collect();
     println!(
-        "{}: {} cases, {} (corpus {}, {:.1} s)",
+        "{}: {}, {} (corpus {}, {:.1} s)",
         report.label(),
-        report.cases.len(),
+        count(report.cases.len(), "case", "cases"),
         counts.join(", "),
         report.corpus.version,
         report.duration_ms as f64 / 1000.0
@@ -48,19 +51,39 @@ pub(super) fn print_summary(report: &Report, quiet: bool) {
     match &report.certification.highest {
         Some(l) => println!("certified: {l}"),
         None => {
-            let core_bad = report
+            let not_passed: Vec<&CaseRecord> = report
                 .cases
                 .iter()
                 .filter(|c| c.level() == Some(Level::Core) && c.status != Status::Pass)
+                .collect();
+            let skipped = not_passed
+                .iter()
+                .filter(|c| c.status == Status::Skip)
                 .count();
-            if core_bad > 0 {
-                println!("not certified: {core_bad} core cases did not pass");
-            } else {
-                println!("not certified");
+            match (not_passed.len(), skipped) {
+                (0, _) => println!("not certified"),
+                (n, 0) => println!(
+                    "not certified: {} did not pass",
+                    count(n, "core case", "core cases")
+                ),
+                (n, s) => println!(
+                    "not certified: {} did not pass ({s} skipped for want of a feature)",
+                    count(n, "core case", "core cases")
+                ),
             }
         }
     }
-    if let Some(note) = &report.certification.note {
+    for note in [&report.certification.note, &report.stopped_early]
+        .into_iter()
+        .flatten()
+    {
         println!("{note}");
     }
+}
+
+/// The last line of a run: where its reports are, people's first.
+pub(super) fn print_where(dir: &Path) {
+    let shown = dir.display().to_string();
+    let sep = if shown.ends_with('/') { "" } else { "/" };
+    println!("reports in {shown}{sep}: {}", Report::FILES.join(", "));
 }

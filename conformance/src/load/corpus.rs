@@ -126,6 +126,26 @@ fn walk(top: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> std::io::Re
     Ok(())
 }
 
+impl Corpus {
+    /// The bytes of the case file of `id`, as this corpus holds it (read from its directory,
+    /// or from the copy compiled into the binary); `None` when no such file exists. A case file
+    /// that does not load still has its bytes, so `editref conform show` can show it.
+    pub fn case_file(&self, id: &str) -> Option<Vec<u8>> {
+        // Only ids of this corpus: an id naming `../x` must not reach outside it.
+        let known = self.cases.iter().any(|c| c.id == id) || self.broken.iter().any(|b| b.id == id);
+        if !known {
+            return None;
+        }
+        if self.origin == "embedded" {
+            EMBEDDED
+                .get_file(format!("{id}.yaml"))
+                .map(|f| f.contents().to_vec())
+        } else {
+            std::fs::read(Path::new(&self.origin).join(format!("{id}.yaml"))).ok()
+        }
+    }
+}
+
 /// Loads the corpus compiled into the binary.
 pub fn load_embedded() -> Corpus {
     let version = Some(EMBEDDED_VERSION.trim())

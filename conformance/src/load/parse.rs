@@ -163,6 +163,24 @@ fn validate(
         );
     }
 
+    let timeout = match &raw.timeout {
+        None => None,
+        Some(t) if t.value.is_finite() && t.value > 0.0 && t.value <= MAX_TIMEOUT_S => {
+            Some(std::time::Duration::from_secs_f64(t.value))
+        }
+        Some(t) => {
+            errors.at(
+                t,
+                "timeout",
+                format!(
+                    "'{}' is not a per-call timeout: give seconds, more than 0 and at most {MAX_TIMEOUT_S}",
+                    t.value
+                ),
+            );
+            None
+        }
+    };
+
     let mut files = Vec::new();
     for (path, entry) in &raw.files.value {
         let field = format!("files.{path}");
@@ -222,11 +240,16 @@ fn validate(
         steps,
         expect_files,
         allow_residue: raw.allow_residue.unwrap_or(false),
+        timeout,
         notes: raw.notes,
         source: source.to_string(),
         sha256: sha256_hex(bytes),
     })
 }
+
+/// The longest per-call timeout a case may set, in seconds: the field exists to make hanging
+/// cases short, never to make a run wait longer.
+const MAX_TIMEOUT_S: f64 = 60.0;
 
 /// Lowercase hex sha256, as recorded in the manifest and the report.
 pub fn sha256_hex(bytes: &[u8]) -> String {

@@ -35,6 +35,8 @@ pub(super) struct RawCase {
     #[serde(default)]
     pub(super) allow_residue: Option<bool>,
     #[serde(default)]
+    pub(super) timeout: Option<S<f64>>,
+    #[serde(default)]
     pub(super) notes: Option<String>,
 }
 

@@ -30,6 +30,8 @@ use tokio::runtime::Runtime;
 pub struct Mcp {
     command: String,
     timeout: Duration,
+    /// The current case's cap on the per-call timeout (tool calls only).
+    cap: Option<Duration>,
     tools: ToolMap,
     features: Option<Vec<String>>,
     /// The server's stderr, collected for [`Adapter::take_stderr`]; `None` lets it through.
@@ -55,6 +57,7 @@ impl Mcp {
         Ok(Mcp {
             command: command.to_string(),
             timeout,
+            cap: None,
             tools: ToolMap::default(),
             features: None,
             stderr: capture_stderr.then(Arc::default),
@@ -85,17 +88,7 @@ impl Mcp {
             self.timeout,
             self.stderr.clone(),
         )
-        .map_err(|f| self.adapter_error(f, "starting the server"))
-    }
-
-    fn adapter_error(&self, f: Failure, what: &str) -> AdapterError {
-        match f {
-            Failure::Crash(m) | Failure::Protocol(m) => AdapterError::Crash(format!("{what}: {m}")),
-            Failure::Timeout => AdapterError::Timeout(format!(
-                "{what}: no answer within {:.1} s",
-                self.timeout.as_secs_f64()
-            )),
-        }
+        .map_err(|f| adapter_error(f, "starting the server", self.timeout))
     }
 
     /// Kills the current server, if any.
@@ -119,7 +112,7 @@ impl Mcp {
             }
             Err(f) => {
                 conn.kill(&self.runtime);
-                return Err(self.adapter_error(f, "tools/list"));
+                return Err(adapter_error(f, "tools/list", self.timeout));
             }
         };
         let features = match &self.features {
@@ -164,11 +157,12 @@ impl Adapter for Mcp {
             ));
         };
         let name = self.tools.call_name(tool, &self.listed);
-        match conn.call(&self.runtime, self.timeout, name, arguments.clone()) {
+        let timeout = crate::adapter::capped(self.timeout, self.cap);
+        match conn.call(&self.runtime, timeout, name, arguments.clone()) {
             Ok(result) => Ok(to_reply(&result)),
             Err(Failure::Protocol(m)) => Ok(protocol_error(m)),
             Err(f) => {
-                let e = self.adapter_error(f, &what);
+                let e = adapter_error(f, &what, timeout);
                 self.kill();
                 Err(e)
             }
@@ -180,6 +174,10 @@ impl Adapter for Mcp {
             conn.close(&self.runtime, self.timeout);
         }
         Ok(())
+    }
+
+    fn set_case_timeout(&mut self, cap: Option<Duration>) {
+        self.cap = cap;
     }
 
     fn take_stderr(&mut self) -> String {
@@ -194,6 +192,18 @@ impl Adapter for Mcp {
 
     fn shutdown(&mut self) {
         self.kill();
+    }
+}
+
+/// A failed step with the server as the case status it ends in; `timeout` is the limit that ran
+/// out, for the message.
+fn adapter_error(f: Failure, what: &str, timeout: Duration) -> AdapterError {
+    match f {
+        Failure::Crash(m) | Failure::Protocol(m) => AdapterError::Crash(format!("{what}: {m}")),
+        Failure::Timeout => AdapterError::Timeout(format!(
+            "{what}: no answer within {:.1} s",
+            timeout.as_secs_f64()
+        )),
     }
 }
 

@@ -81,20 +81,40 @@ impl Report {
         let bad: Vec<&CaseRecord> = self
             .cases
             .iter()
-            .filter(|c| !matches!(c.status, Status::Pass | Status::Skip))
+            .filter(|c| c.status.needs_attention() && c.status != Status::Differs)
             .collect();
         if !bad.is_empty() {
             let _ = writeln!(m, "\n## Cases that did not pass\n");
-            m.push_str("| case | level | status | reason |\n|---|---|---|---|\n");
+            m.push_str("| case | level | status | rules | reason |\n|---|---|---|---|---|\n");
             for c in bad {
                 let _ = writeln!(
                     m,
-                    "| `{}` | {} | {} | {} |",
+                    "| `{}` | {} | {} | {} | {} |",
                     c.id,
                     c.level.as_deref().unwrap_or("?"),
                     c.status,
+                    c.about
+                        .as_ref()
+                        .map(|a| a.spec.join(", "))
+                        .unwrap_or_default(),
                     md_cell(&c.reason)
                 );
+            }
+        }
+        let differs: Vec<&CaseRecord> = self
+            .cases
+            .iter()
+            .filter(|c| c.status == Status::Differs)
+            .collect();
+        if !differs.is_empty() {
+            let _ = writeln!(
+                m,
+                "\n## Implementation-defined differences ({})\n\nQuestions the spec leaves open, answered otherwise than the corpus does; never a failure.\n",
+                differs.len()
+            );
+            m.push_str("| case | answer |\n|---|---|\n");
+            for c in differs {
+                let _ = writeln!(m, "| `{}` | {} |", c.id, md_cell(&c.reason));
             }
         }
         let skipped = self

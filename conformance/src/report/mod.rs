@@ -1,14 +1,16 @@
 //! Reports: the canonical `report.json` and the formats derived from it — JUnit XML for CI
-//! dashboards, TAP 14 for streaming consumers, and a Markdown summary for people.
+//! dashboards, TAP 14 for streaming consumers, and for people a Markdown summary and an HTML
+//! page with filters.
 //!
 //! Everything is written from a [`Report`] value, so the derived files can never say something
 //! the JSON does not.
 //!
 //! The module is split by format: `model` holds the [`Report`] itself (its serde shape is the
-//! JSON), `junit`, `tap` and `markdown` each derive one file from it, and `time` formats the
-//! start timestamp. This file writes them all together, and its test checks the formats side by
+//! JSON), `junit`, `tap`, `markdown` and `html` each derive one file from it, and `time` formats
+//! the start timestamp. This file writes them all together, and its test checks the formats side by
 //! side on one sample run. The public items are re-exported here.
 
+mod html;
 mod junit;
 mod markdown;
 mod model;
@@ -17,17 +19,30 @@ mod tap;
 pub(crate) mod tests_support;
 mod time;
 
+pub use html::esc as html_escape;
+pub(crate) use html::CSS as HTML_CSS;
 pub use junit::xml;
 pub use markdown::md_cell;
 pub use model::{
-    Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection, SCHEMA_VERSION,
+    Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection,
+    OLDEST_SCHEMA_VERSION, SCHEMA_VERSION,
 };
 pub use time::rfc3339;
 
 use std::path::Path;
 
 impl Report {
-    /// Writes report.json, junit.xml, report.tap and summary.md into `dir` (created if needed).
+    /// The files [`Report::write_all`] writes, people's first.
+    pub const FILES: [&'static str; 5] = [
+        "summary.md",
+        "report.html",
+        "report.json",
+        "junit.xml",
+        "report.tap",
+    ];
+
+    /// Writes summary.md, report.html, report.json, junit.xml and report.tap into `dir`
+    /// (created if needed).
     pub fn write_all(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         let mut json = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
@@ -36,6 +51,7 @@ impl Report {
         std::fs::write(dir.join("junit.xml"), self.junit())?;
         std::fs::write(dir.join("report.tap"), self.tap())?;
         std::fs::write(dir.join("summary.md"), self.summary_md())?;
+        std::fs::write(dir.join("report.html"), self.html())?;
         Ok(())
     }
 }
@@ -55,7 +71,15 @@ mod tests {
         );
         assert!(j.contains("name=\"edit/b&lt;&amp;&gt;\""));
         assert!(j.contains("\\u{0001}"));
-        assert!(j.contains("<skipped message=\"implementation-defined, differs"));
+        // differs passes in JUnit, marked as such; the counts match the summary's.
+        assert!(j.contains("<property name=\"editref.status\" value=\"differs\"/>"));
+        assert!(
+            j.contains("failures=\"1\" errors=\"0\" skipped=\"2\""),
+            "{j}"
+        );
+        assert!(j.contains(
+            "case: A &lt;sample&gt; case (EDIT-1, MATCH-3; cases/edit/b&lt;&amp;&gt;.yaml)"
+        ));
         assert!(!j.contains('\u{1}'));
         let t = r.tap();
         assert!(t.starts_with("TAP version 14\n1..5\n"));
@@ -63,9 +87,19 @@ mod tests {
         assert!(t.contains("not ok 2 - edit/b<&>\n  ---\n  message: \"a.txt: bytes"));
         assert!(t.contains("ok 3 - eol/c # SKIP requires crlf"));
         assert!(t.contains("not ok 4 - eol/d # TODO"));
-        assert!(t.contains("not ok 5 - path/e # TODO implementation-defined"));
+        assert!(t.contains("ok 5 - path/e\n  ---\n  message: \"implementation-defined, differs"));
+        assert!(t.contains("  title: \"A <sample> case\"\n  spec: [\"EDIT-1\", \"MATCH-3\"]"));
         let m = r.summary_md();
-        assert!(m.contains("| fail | 1 | 0 | 1 | 2 |"), "{m}");
+        assert!(m.contains("| fail | 1 | 0 | 0 | 1 |"), "{m}");
+        assert!(m.contains("| differs | 0 | 0 | 1 | 1 |"), "{m}");
+        assert!(
+            m.contains("## Implementation-defined differences (1)"),
+            "{m}"
+        );
+        assert!(
+            m.contains("| `edit/b<&>` | core | fail | EDIT-1, MATCH-3 |"),
+            "{m}"
+        );
         assert!(m.contains("\\| differ"));
         let back: Report = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
         assert_eq!(back, r);

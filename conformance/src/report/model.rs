@@ -10,8 +10,14 @@ use crate::run::{CaseRecord, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The report format version; bumped when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The report format version; bumped when a field changes meaning. Version 2 added the status
+/// `differs` (an implementation-defined case answered otherwise, which version 1 recorded as
+/// `fail`), the case details of records that did not pass (`about`), and how a run was cut
+/// short; [`Report::read`] still reads version 1.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The oldest report version this harness reads.
+pub const OLDEST_SCHEMA_VERSION: u32 = 1;
 
 /// The harness that produced a report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,6 +93,12 @@ pub struct Selection {
     /// Per-call timeout in seconds.
     #[serde(default)]
     pub timeout_s: f64,
+    /// `--rerun-failed`: the report whose failing cases were run again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun_failed: Option<String>,
+    /// `--require`: the level whose certification decides the exit status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub require: Option<String>,
 }
 
 /// Certification reached by the run.
@@ -126,11 +138,41 @@ pub struct Report {
     pub totals: BTreeMap<Status, usize>,
     /// Certification.
     pub certification: Certification,
+    /// Why the run ended before every selected case ran (`--fail-fast`), when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_early: Option<String>,
     /// One record per case, by id.
     pub cases: Vec<CaseRecord>,
 }
 
 impl Report {
+    /// Reads a `report.json` of any version this harness knows. A version-1 report's
+    /// implementation-defined `fail`s are read as the `differs` they meant.
+    pub fn read(path: &std::path::Path) -> Result<Report, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut report: Report = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a report.json: {e}", path.display()))?;
+        if !(OLDEST_SCHEMA_VERSION..=SCHEMA_VERSION).contains(&report.schema_version) {
+            return Err(format!(
+                "{} has report schema {}, this harness reads {OLDEST_SCHEMA_VERSION} to {SCHEMA_VERSION}",
+                path.display(),
+                report.schema_version
+            ));
+        }
+        if report.schema_version == 1 {
+            for c in &mut report.cases {
+                if c.status == Status::Fail
+                    && c.level() == Some(crate::case::Level::ImplementationDefined)
+                {
+                    c.status = Status::Differs;
+                }
+            }
+            report.totals = crate::run::totals(&report.cases);
+        }
+        Ok(report)
+    }
+
     /// `name version` of the implementation, for headings and matrix columns.
     pub fn label(&self) -> String {
         format!(

@@ -5,14 +5,14 @@
 //! its own escaping rules for descriptions; both are decided here, from the report alone.
 
 use super::Report;
-use crate::case::Level;
 use crate::run::Status;
 use std::fmt::Write as _;
 
 impl Report {
-    /// TAP 14. xfail and non-passing implementation-defined cases are `not ok … # TODO`, skips
-    /// `ok … # SKIP`; failures carry a YAML diagnostics block (written as JSON scalars, which
-    /// are valid YAML).
+    /// TAP 14. Skips are `ok … # SKIP`, xfails `not ok … # TODO`; a `differs` case is `ok`
+    /// with a diagnostics block saying it differs (TAP has no directive for it, and it is no
+    /// failure); failures carry a YAML diagnostics block (written as JSON scalars, which are
+    /// valid YAML).
     pub fn tap(&self) -> String {
         let mut t = String::from("TAP version 14\n");
         let _ = writeln!(t, "1..{}", self.cases.len());
@@ -26,7 +26,6 @@ impl Report {
         for (i, c) in self.cases.iter().enumerate() {
             let n = i + 1;
             let desc = c.id.replace('#', "\\#");
-            let idef = c.level() == Some(Level::ImplementationDefined);
             let one_line = |s: &str| s.replace(['\n', '\r'], " ").replace('#', "\\#");
             match c.status {
                 Status::Pass => {
@@ -38,12 +37,16 @@ impl Report {
                 Status::Xfail => {
                     let _ = writeln!(t, "not ok {n} - {desc} # TODO {}", one_line(&c.reason));
                 }
-                _ if idef => {
+                Status::Differs => {
+                    let js = |v: &str| serde_json::to_string(v).unwrap_or_default();
+                    let _ = writeln!(t, "ok {n} - {desc}");
+                    t.push_str("  ---\n");
                     let _ = writeln!(
                         t,
-                        "not ok {n} - {desc} # TODO implementation-defined: {}",
-                        one_line(&c.reason)
+                        "  message: {}",
+                        js(&format!("implementation-defined, differs: {}", c.reason))
                     );
+                    t.push_str("  severity: differs\n  ...\n");
                 }
                 _ => {
                     let _ = writeln!(t, "not ok {n} - {desc}");
@@ -53,6 +56,12 @@ impl Report {
                     let _ = writeln!(t, "  severity: {}", c.status);
                     if let Some(l) = &c.level {
                         let _ = writeln!(t, "  level: {l}");
+                    }
+                    if let Some(a) = &c.about {
+                        let _ = writeln!(t, "  title: {}", js(&a.title));
+                        let spec: Vec<String> = a.spec.iter().map(|s| js(s)).collect();
+                        let _ = writeln!(t, "  spec: [{}]", spec.join(", "));
+                        let _ = writeln!(t, "  source: {}", js(&a.source));
                     }
                     if let Some(s) = c.step {
                         let _ = writeln!(t, "  step: {s}");

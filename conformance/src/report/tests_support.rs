@@ -26,6 +26,12 @@ pub(crate) fn sample() -> Report {
         diff: None,
         more: vec![],
         stderr: None,
+        about: (status == Status::Fail).then(|| crate::run::About {
+            title: "A <sample> case".into(),
+            spec: vec!["EDIT-1".into(), "MATCH-3".into()],
+            source: format!("cases/{id}.yaml"),
+            files: [("a.txt".to_string(), "text \"x\"".to_string())].into(),
+        }),
     };
     let cases = vec![
         rec("edit/a", "core", Status::Pass, ""),
@@ -47,7 +53,12 @@ pub(crate) fn sample() -> Report {
             Status::Xfail,
             "expected failure (fail): x",
         ),
-        rec("path/e", "implementation-defined", Status::Fail, "differs"),
+        rec(
+            "path/e",
+            "implementation-defined",
+            Status::Differs,
+            "step 1 (Read): expected error encoding, got success",
+        ),
     ];
     Report {
         schema_version: SCHEMA_VERSION,
@@ -74,6 +85,7 @@ pub(crate) fn sample() -> Report {
         selection: Selection::default(),
         totals: crate::run::totals(&cases),
         certification: Certification::default(),
+        stopped_early: None,
         cases,
     }
 }

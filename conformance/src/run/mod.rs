@@ -2,11 +2,13 @@
 //! file (xfail / xpass), and what a set of results certifies.
 //!
 //! The parts are split by the question each answers: `record` defines the outcome of a case
-//! ([`Status`], [`CaseRecord`]); `runner` runs one case against an adapter; `select` decides
-//! which cases run; `expectations` applies the list of known failures; `verdict` turns records
-//! into totals, an exit code and certification. The public items are re-exported here.
+//! ([`Status`], [`CaseRecord`]); `runner` runs one case against an adapter; `pool` runs many at
+//! once, one adapter per worker; `select` decides which cases run; `expectations` applies the
+//! list of known failures; `verdict` turns records into totals, an exit code and
+//! certification. The public items are re-exported here.
 
 mod expectations;
+mod pool;
 mod record;
 mod runner;
 mod select;
@@ -15,7 +17,8 @@ mod tests_support;
 mod verdict;
 
 pub use expectations::{apply_expectations, Expectations};
-pub use record::{CaseRecord, Status};
-pub use runner::{absolutize, missing_features, run_case};
+pub use pool::{BoxedAdapter, Flow, Pool};
+pub use record::{About, CaseRecord, Status};
+pub use runner::{absolutize, missing_features, run_case, run_case_with, CaseOptions, Keep};
 pub use select::{glob_match, selected};
-pub use verdict::{certification, exit_code, highest, totals};
+pub use verdict::{certification, exit_code, exit_code_for, fails_gate, highest, totals};

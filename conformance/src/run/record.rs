@@ -4,11 +4,12 @@
 //! expectations rewrite them, the verdicts count them, the reports serialise them — so they are
 //! defined once, apart from all of those, with the serde shape `report.json` uses.
 
-use crate::case::{Case, Level};
+use crate::case::{Case, Content, FileForm, Level};
 use crate::check::Failure;
 use crate::load::BrokenCase;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The outcome of one case (conformance spec §3).
@@ -21,6 +22,9 @@ pub enum Status {
     Fail,
     /// A required feature was not declared.
     Skip,
+    /// An implementation-defined case whose answer is not the corpus's: reported, never a
+    /// failure (the question is one on which reasonable tools differ).
+    Differs,
     /// Failed, and listed in the expectations file.
     Xfail,
     /// Listed in the expectations file, but passed (an error, so the list stays honest).
@@ -35,10 +39,11 @@ pub enum Status {
 
 impl Status {
     /// Every status, in report order.
-    pub const ALL: [Status; 8] = [
+    pub const ALL: [Status; 9] = [
         Status::Pass,
         Status::Fail,
         Status::Skip,
+        Status::Differs,
         Status::Xfail,
         Status::Xpass,
         Status::Crash,
@@ -52,6 +57,7 @@ impl Status {
             Status::Pass => "pass",
             Status::Fail => "fail",
             Status::Skip => "skip",
+            Status::Differs => "differs",
             Status::Xfail => "xfail",
             Status::Xpass => "xpass",
             Status::Crash => "crash",
@@ -61,8 +67,14 @@ impl Status {
     }
 
     /// Whether the implementation did not do what the case requires (fail, crash, timeout).
+    /// `differs` is not a failure: the case asks a question the spec leaves open.
     pub fn is_failure(self) -> bool {
         matches!(self, Status::Fail | Status::Crash | Status::Timeout)
+    }
+
+    /// Whether a report should show the case as one to look at: anything but pass and skip.
+    pub fn needs_attention(self) -> bool {
+        !matches!(self, Status::Pass | Status::Skip)
     }
 }
 
@@ -108,6 +120,82 @@ pub struct CaseRecord {
     /// The adapter's stderr during the case, when captured and not empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
+    /// What the case is about, so a report that shows a case that did not pass needs no
+    /// checkout of the corpus to explain it (only on such records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<About>,
+}
+
+/// The parts of a case a reader needs next to a result that is not a pass: its title, the
+/// SPEC.md rules it checks and the files it starts from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct About {
+    /// The case's title.
+    pub title: String,
+    /// The SPEC.md rule IDs it checks.
+    pub spec: Vec<String>,
+    /// The case file, relative to the corpus (`cases/<id>.yaml`).
+    pub source: String,
+    /// The files of the sandbox before the first step: path → a short description of the
+    /// entry (its text, its bytes in hex, a link target, …).
+    pub files: BTreeMap<String, String>,
+}
+
+impl About {
+    /// The details of `case`.
+    pub fn of(case: &Case) -> About {
+        About {
+            title: case.title.clone(),
+            spec: case.spec.clone(),
+            source: format!("cases/{}.yaml", case.id),
+            files: case
+                .files
+                .iter()
+                .map(|(path, form)| (path.clone(), describe(form)))
+                .collect(),
+        }
+    }
+}
+
+/// Longest shown part of a file's content, in characters (text) or bytes (hex).
+const SHOWN: usize = 160;
+
+/// One line saying what a file form is: `text "…"` (JSON-escaped), `bytes 6f 6b …`, a link,
+/// a directory or a FIFO, with its size when cut short and its mode when given.
+fn describe(form: &FileForm) -> String {
+    let mut d = match &form.content {
+        Content::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(t) => {
+                let shown: String = t.chars().take(SHOWN).collect();
+                let json = serde_json::to_string(&shown).unwrap_or_default();
+                if shown.len() < t.len() {
+                    format!("text {json}… ({} bytes)", b.len())
+                } else {
+                    format!("text {json}")
+                }
+            }
+            Err(_) => {
+                let hex: Vec<String> = b
+                    .iter()
+                    .take(SHOWN / 2)
+                    .map(|x| format!("{x:02x}"))
+                    .collect();
+                if b.len() > SHOWN / 2 {
+                    format!("bytes {} … ({} bytes)", hex.join(" "), b.len())
+                } else {
+                    format!("bytes {}", hex.join(" "))
+                }
+            }
+        },
+        Content::Symlink(t) => format!("symlink to {t}"),
+        Content::Hardlink(t) => format!("hard link to {t}"),
+        Content::Dir => "directory".into(),
+        Content::Fifo => "FIFO (named pipe)".into(),
+    };
+    if let Some(m) = form.mode {
+        d.push_str(&format!(", mode {m:04o}"));
+    }
+    d
 }
 
 impl CaseRecord {
@@ -126,6 +214,7 @@ impl CaseRecord {
             diff: None,
             more: Vec::new(),
             stderr: None,
+            about: None,
         }
     }
 
@@ -152,6 +241,7 @@ impl CaseRecord {
             diff: None,
             more: b.errors.iter().skip(1).map(|e| e.to_string()).collect(),
             stderr: None,
+            about: None,
         }
     }
 

@@ -6,13 +6,13 @@
 //! the run (temporary paths redacted). Statuses from the expectations file are applied
 //! afterwards, by the caller, so that a case runs the same whether or not it is listed.
 
-use super::{CaseRecord, Status};
+use super::{About, CaseRecord, Status};
 use crate::adapter::{Adapter, AdapterError};
-use crate::case::{Case, Step};
+use crate::case::{Case, Level, Step};
 use crate::check;
 use crate::sandbox::Sandbox;
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The features a case needs and the implementation does not declare.
@@ -61,12 +61,35 @@ fn adapter_failure(rec: CaseRecord, step: Option<usize>, e: AdapterError) -> Cas
     rec
 }
 
+/// Where a case's sandbox is made, and whether it is kept after a case that did not pass.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Removed after every case.
+    #[default]
+    Nothing,
+    /// Kept where it was made (under the temp directory) when the case did not pass.
+    InPlace,
+    /// Made at `DIR/<case id>` (replacing what an earlier run kept there) and kept when the
+    /// case did not pass, so a kept tree is found by the case's name.
+    Named(PathBuf),
+}
+
+/// How to run one case, beyond the adapter and the case itself.
+#[derive(Debug, Clone, Default)]
+pub struct CaseOptions {
+    /// The directory sandboxes are made in (the system temp dir when `None`); not used for
+    /// [`Keep::Named`].
+    pub tmp: Option<PathBuf>,
+    /// Which sandboxes are kept, and where.
+    pub keep: Keep,
+}
+
 /// Runs one case against an adapter whose `hello` declared `features`, and judges it.
 ///
-/// The result is pass, fail, skip, crash, timeout or harness_error; expectations are applied
-/// afterwards ([`apply_expectations`](super::apply_expectations)). The sandbox is made under
-/// `tmp` (the system temp dir when `None`) and removed afterwards unless `keep_failed` and the
-/// case did not pass.
+/// The result is pass, fail, differs, skip, crash, timeout or harness_error; expectations are
+/// applied afterwards ([`apply_expectations`](super::apply_expectations)). The sandbox is made
+/// under `tmp` (the system temp dir when `None`) and removed afterwards unless `keep_failed`
+/// and the case did not pass. [`run_case_with`] takes the full set of options.
 pub fn run_case(
     adapter: &mut dyn Adapter,
     features: &[String],
@@ -74,32 +97,69 @@ pub fn run_case(
     tmp: Option<&Path>,
     keep_failed: bool,
 ) -> CaseRecord {
-    let started = Instant::now();
-    let mut rec = {
-        let missing = missing_features(case, features);
-        if !missing.is_empty() {
-            return CaseRecord::new(
-                case,
-                Status::Skip,
-                format!("requires {} (not declared)", missing.join(", ")),
-            );
-        }
-        let mut sb = match Sandbox::new(tmp) {
-            Ok(sb) => sb,
-            Err(e) => return CaseRecord::new(case, Status::HarnessError, e),
-        };
-        let mut rec = run_in(adapter, case, &mut sb);
-        if keep_failed && rec.status != Status::Pass {
-            sb.keep();
-        }
-        let stderr = adapter.take_stderr();
-        if !stderr.trim().is_empty() {
-            rec.stderr = Some(stderr);
-        }
-        redact(&mut rec, sb.dir(), sb.root());
-        rec
+    let opts = CaseOptions {
+        tmp: tmp.map(Path::to_path_buf),
+        keep: if keep_failed {
+            Keep::InPlace
+        } else {
+            Keep::Nothing
+        },
     };
+    run_case_with(adapter, features, case, &opts)
+}
+
+/// [`run_case`] with its options: where the sandbox goes and which are kept.
+///
+/// The case's own `timeout`, when the corpus sets one, caps the adapter's per-call timeout for
+/// this case only. An implementation-defined case whose expectation did not hold ends as
+/// `differs`, never `fail`; a record that is not a pass or a skip carries the case's title,
+/// rules and files ([`About`](super::About)).
+pub fn run_case_with(
+    adapter: &mut dyn Adapter,
+    features: &[String],
+    case: &Case,
+    opts: &CaseOptions,
+) -> CaseRecord {
+    let started = Instant::now();
+    let missing = missing_features(case, features);
+    if !missing.is_empty() {
+        return CaseRecord::new(
+            case,
+            Status::Skip,
+            format!("requires {} (not declared)", missing.join(", ")),
+        );
+    }
+    let made = match &opts.keep {
+        Keep::Named(dir) => Sandbox::named(&dir.join(&case.id)),
+        _ => Sandbox::new(opts.tmp.as_deref()),
+    };
+    let mut sb = match made {
+        Ok(sb) => sb,
+        Err(e) => return with_about(CaseRecord::new(case, Status::HarnessError, e), case),
+    };
+    adapter.set_case_timeout(case.timeout);
+    let mut rec = run_in(adapter, case, &mut sb);
+    adapter.set_case_timeout(None);
+    if case.level == Level::ImplementationDefined && rec.status == Status::Fail {
+        rec.status = Status::Differs;
+    }
+    if opts.keep != Keep::Nothing && rec.status != Status::Pass {
+        sb.keep();
+    }
+    let stderr = adapter.take_stderr();
+    if !stderr.trim().is_empty() {
+        rec.stderr = Some(stderr);
+    }
+    redact(&mut rec, sb.dir(), sb.root());
     rec.duration_ms = started.elapsed().as_millis() as u64;
+    with_about(rec, case)
+}
+
+/// The record with the case's details when it is one a reader will look at.
+fn with_about(mut rec: CaseRecord, case: &Case) -> CaseRecord {
+    if rec.status.needs_attention() {
+        rec.about = Some(About::of(case));
+    }
     rec
 }
 

@@ -24,11 +24,27 @@ pub fn totals(records: &[CaseRecord]) -> BTreeMap<Status, usize> {
 /// The exit code of a run: 1 when a core case fails, crashes or times out, or anything is an
 /// xpass or a harness error; else 0.
 pub fn exit_code(records: &[CaseRecord]) -> u8 {
-    let bad = records.iter().any(|r| {
-        (r.status.is_failure() && r.level() == Some(Level::Core))
-            || matches!(r.status, Status::Xpass | Status::HarnessError)
-    });
-    u8::from(bad)
+    exit_code_for(records, None)
+}
+
+/// The exit code under a gate. Without one (`require: None`), as [`exit_code`]. With
+/// `--require LEVEL`, 1 unless every case of that level and below that ran passed — a skip or
+/// an xfail there fails the gate too, as it blocks certification — and, as always, when
+/// anything is an xpass or a harness error. `differs` never counts.
+pub fn exit_code_for(records: &[CaseRecord], require: Option<Level>) -> u8 {
+    u8::from(records.iter().any(|r| fails_gate(r, require)))
+}
+
+/// Whether this one record makes the run exit 1 under the gate (see [`exit_code_for`]); a
+/// run with `--fail-fast` stops at the first such record.
+pub fn fails_gate(r: &CaseRecord, require: Option<Level>) -> bool {
+    if matches!(r.status, Status::Xpass | Status::HarnessError) {
+        return true;
+    }
+    match require {
+        None => r.status.is_failure() && r.level() == Some(Level::Core),
+        Some(gate) => r.level().is_some_and(|l| l <= gate) && r.status != Status::Pass,
+    }
 }
 
 /// For each certifying level (core, extended): whether it is reached. A level is reached when
@@ -107,8 +123,26 @@ mod tests {
         let skip = vec![rec("a/x", "core", Status::Skip)];
         assert_eq!(exit_code(&skip), 0);
         assert_eq!(highest(&certification(&skip, |_| true)), None);
+        // --require: the gate is certification of that level over the cases that ran.
+        assert_eq!(exit_code_for(&skip, Some(Level::Core)), 1);
+        assert_eq!(exit_code_for(&ext_fail, Some(Level::Core)), 0);
+        assert_eq!(exit_code_for(&ext_fail, Some(Level::Extended)), 1);
+        assert_eq!(exit_code_for(&ok, Some(Level::Extended)), 0);
+        let xfail = [rec("a/x", "core", Status::Xfail)];
+        assert_eq!(exit_code_for(&xfail, None), 0);
+        assert_eq!(exit_code_for(&xfail, Some(Level::Core)), 1);
 
         assert_eq!(exit_code(&[rec("a/x", "core", Status::Crash)]), 1);
+        let differs = [rec("a/z", "implementation-defined", Status::Differs)];
+        assert_eq!(exit_code(&differs), 0);
+        assert_eq!(exit_code_for(&differs, Some(Level::Extended)), 0);
+        assert_eq!(
+            highest(&certification(&[ok[0].clone(), differs[0].clone()], |_| {
+                true
+            })),
+            Some(Level::Extended),
+            "a difference never blocks certification"
+        );
         assert_eq!(
             exit_code(&[rec("a/x", "extended", Status::HarnessError)]),
             1

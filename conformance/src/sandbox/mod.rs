@@ -66,6 +66,34 @@ impl Sandbox {
         })
     }
 
+    /// Makes the case root at `root` itself (`--keep-sandboxes DIR` names it after the case
+    /// id), replacing a tree an earlier run left there; parent directories are created.
+    pub fn named(root: &Path) -> Result<Sandbox, String> {
+        if fs::symlink_metadata(root).is_ok() {
+            make_writable(root);
+            fs::remove_dir_all(root).map_err(|e| {
+                err(
+                    format_args!(
+                        "cannot remove the sandbox an earlier run kept at {}",
+                        root.display()
+                    ),
+                    e,
+                )
+            })?;
+        }
+        fs::create_dir_all(root).map_err(|e| err(root.display(), e))?;
+        let root = fs::canonicalize(root).map_err(|e| err(root.display(), e))?;
+        let dir = root.join(SANDBOX);
+        fs::create_dir(&dir).map_err(|e| err(dir.display(), e))?;
+        Ok(Sandbox {
+            root,
+            dir,
+            known: BTreeMap::new(),
+            inodes: BTreeMap::new(),
+            keep: false,
+        })
+    }
+
     /// The sandbox directory (absolute, canonical): the implementation's cwd and root.
     pub fn dir(&self) -> &Path {
         &self.dir

@@ -1,0 +1,267 @@
+//! The HTML report of one run (`report.html`): what ran, the totals, certification, and one
+//! row per case, with filters — only the cases to look at, by area, by level, by status.
+//!
+//! It is for people who open a file rather than read a terminal, so it is one self-contained
+//! page (inline CSS and a few lines of inline script, nothing fetched) that can be attached to
+//! a CI run. Every row carries its area, level and status as data attributes and the script only
+//! hides and shows rows, so the page reads fine with scripts off too. A case that did not pass
+//! unfolds into its title, rules, starting files and the evidence, so the page alone explains
+//! it.
+
+use super::Report;
+use crate::case::Level;
+use crate::run::{CaseRecord, Status};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+impl Report {
+    /// The self-contained HTML report.
+    pub fn html(&self) -> String {
+        let attention = self.cases.iter().any(|c| c.status.needs_attention());
+        let mut h =
+            String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        let _ = writeln!(h, "<title>Conformance: {}</title>", esc(&self.label()));
+        let _ = writeln!(h, "<style>\n{CSS}</style>\n</head>\n<body>");
+        let _ = writeln!(h, "<h1>Conformance: {}</h1>", esc(&self.label()));
+        let _ = writeln!(
+            h,
+            "<p class=\"meta\">Corpus {} ({} cases), editref conform {}, protocol {}, {}-{}, started {}, {:.1} s. Implementation started with <code>{}</code>.</p>",
+            esc(&self.corpus.version),
+            self.corpus.cases,
+            esc(&self.harness.version),
+            self.harness.protocol,
+            esc(&self.platform.os),
+            esc(&self.platform.arch),
+            esc(&self.started),
+            self.duration_ms as f64 / 1000.0,
+            esc(&self.implementation.command)
+        );
+        let (class, cert) = match &self.certification.highest {
+            Some(l) => ("yes", format!("Certified: {l}.")),
+            None => ("no", "Not certified.".to_string()),
+        };
+        let _ = write!(
+            h,
+            "<p class=\"cert {class}\" id=\"certification\">{}",
+            esc(&cert)
+        );
+        for note in [&self.certification.note, &self.stopped_early]
+            .into_iter()
+            .flatten()
+        {
+            let _ = write!(h, " {}", esc(note));
+        }
+        h.push_str("</p>\n");
+        self.totals_table(&mut h);
+        self.filters(&mut h, attention);
+        h.push_str(
+            "<table id=\"cases\">\n<thead><tr><th>case</th><th>level</th><th>status</th><th>reason</th></tr></thead>\n<tbody>\n",
+        );
+        for c in &self.cases {
+            row(&mut h, c);
+        }
+        h.push_str("</tbody>\n</table>\n");
+        let _ = writeln!(h, "<script>\n{SCRIPT}</script>\n</body>\n</html>");
+        h
+    }
+
+    /// Counts per status and level, the rows that are not all zero.
+    fn totals_table(&self, h: &mut String) {
+        h.push_str("<table class=\"totals\">\n<thead><tr><th>status</th>");
+        for l in Level::ALL {
+            let _ = write!(h, "<th>{l}</th>");
+        }
+        h.push_str("<th>total</th></tr></thead>\n<tbody>\n");
+        for s in Status::ALL {
+            let row: Vec<usize> = Level::ALL
+                .iter()
+                .map(|l| {
+                    self.cases
+                        .iter()
+                        .filter(|c| c.status == s && c.level() == Some(*l))
+                        .count()
+                })
+                .collect();
+            let total = self.cases.iter().filter(|c| c.status == s).count();
+            if total == 0 && s != Status::Pass {
+                continue;
+            }
+            let _ = write!(h, "<tr><th class=\"s {s}\">{s}</th>");
+            for n in row {
+                let _ = write!(h, "<td>{n}</td>");
+            }
+            let _ = writeln!(h, "<td>{total}</td></tr>");
+        }
+        h.push_str("</tbody>\n</table>\n");
+    }
+
+    /// The filter controls; "only failing or differing" starts ticked when there is anything
+    /// to look at.
+    fn filters(&self, h: &mut String, attention: bool) {
+        let areas: BTreeSet<&str> = self.cases.iter().map(|c| c.area.as_str()).collect();
+        let statuses: BTreeSet<Status> = self.cases.iter().map(|c| c.status).collect();
+        h.push_str("<form id=\"filters\">\n");
+        let _ = writeln!(
+            h,
+            "<label><input type=\"checkbox\" name=\"attention\"{}> only failing or differing</label>",
+            if attention { " checked" } else { "" }
+        );
+        let select = |h: &mut String, name: &str, values: &mut dyn Iterator<Item = String>| {
+            let _ = write!(
+                h,
+                "<label>{name} <select name=\"{name}\"><option value=\"\">all</option>"
+            );
+            for v in values {
+                let _ = write!(h, "<option>{}</option>", esc(&v));
+            }
+            h.push_str("</select></label>\n");
+        };
+        select(h, "area", &mut areas.iter().map(|a| a.to_string()));
+        select(h, "level", &mut Level::ALL.iter().map(|l| l.to_string()));
+        select(h, "status", &mut statuses.iter().map(|s| s.to_string()));
+        let _ = writeln!(
+            h,
+            "<span class=\"count\"><span id=\"shown\">{n}</span> of {n} cases shown</span>\n</form>",
+            n = self.cases.len()
+        );
+    }
+}
+
+/// One case's row: id, level, status and reason; a case that did not pass unfolds into its
+/// details.
+fn row(h: &mut String, c: &CaseRecord) {
+    let level = c.level.as_deref().unwrap_or("unloadable");
+    let _ = write!(
+        h,
+        "<tr data-area=\"{}\" data-level=\"{}\" data-status=\"{}\" data-attention=\"{}\"><td class=\"id\">{}</td><td class=\"lv\">{}</td><td class=\"s {}\">{}</td><td class=\"why\">{}",
+        esc(&c.area),
+        esc(level),
+        c.status,
+        u8::from(c.status.needs_attention()),
+        esc(&c.id),
+        esc(level),
+        c.status,
+        c.status,
+        esc(&c.reason)
+    );
+    if c.status.needs_attention() {
+        details(h, c);
+    }
+    h.push_str("</td></tr>\n");
+}
+
+/// The unfolding part of a row: the case's title, rules, files, then the evidence.
+fn details(h: &mut String, c: &CaseRecord) {
+    let title = c.about.as_ref().map_or("details", |a| a.title.as_str());
+    let _ = write!(h, "<details><summary>{}</summary><dl>", esc(title));
+    let item = |h: &mut String, k: &str, v: &str| {
+        let _ = write!(h, "<dt>{k}</dt><dd><pre>{}</pre></dd>", esc(v));
+    };
+    if let Some(a) = &c.about {
+        item(h, "rules", &a.spec.join(", "));
+        item(h, "case file", &a.source);
+        let files: Vec<String> = a.files.iter().map(|(p, d)| format!("{p}: {d}")).collect();
+        if !files.is_empty() {
+            item(h, "files", &files.join("\n"));
+        }
+    }
+    if let Some(s) = c.step {
+        item(h, "step", &s.to_string());
+    }
+    if let Some(e) = &c.expected {
+        item(h, "expected", &e.to_string());
+    }
+    if let Some(a) = &c.actual {
+        item(h, "actual", &a.to_string());
+    }
+    if let Some(d) = &c.diff {
+        item(h, "diff", d);
+    }
+    if !c.more.is_empty() {
+        item(h, "also", &c.more.join("\n"));
+    }
+    if let Some(e) = &c.stderr {
+        item(h, "stderr", e);
+    }
+    h.push_str("</dl></details>");
+}
+
+/// Escapes text for HTML content and attribute values.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The page's style: status colours shared with the matrix, compact tables.
+pub(crate) const CSS: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
+table{border-collapse:collapse;margin-bottom:1.5em}
+th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+thead th{position:sticky;top:0;background:#f4f4f4}
+td.id{font-family:ui-monospace,monospace;font-size:12px;white-space:nowrap}
+td.lv{color:#666;font-size:12px}
+td.why{font-size:13px;overflow-wrap:anywhere}
+#cases{width:100%}
+.s{text-align:center;font-size:12px;padding:2px 6px}
+.pass{background:#c8f0c8}.fail{background:#f7b0b0}.skip{background:#e6e6e6;color:#555}
+.differs{background:#cfe0f7}.xfail{background:#f6e7a8}.xpass{background:#f0a0e6}
+.crash{background:#b00020;color:#fff}.timeout{background:#f5a623}
+.harness_error{background:#444;color:#fff}.none{background:#fff;color:#aaa}
+.cert{font-weight:bold;padding:6px 10px;display:inline-block;border-radius:4px}
+.cert.yes{background:#c8f0c8}.cert.no{background:#f7b0b0}
+.meta{color:#555}
+#filters{margin:1em 0;display:flex;gap:1.2em;align-items:center;flex-wrap:wrap}
+#filters .count{color:#555}
+details summary{cursor:pointer;color:#1a4f9c}
+dl{margin:.4em 0}dt{font-weight:bold;font-size:12px}dd{margin:0 0 .4em 1em}
+pre{margin:0;white-space:pre-wrap;word-break:break-all;font-size:12px}
+tr[hidden]{display:none}
+";
+
+/// The filters: show a row when it passes every chosen filter; count what is shown.
+const SCRIPT: &str = "(function () {
+  var form = document.getElementById('filters'), f = form.elements;
+  var rows = document.querySelectorAll('#cases tbody tr');
+  function apply() {
+    var only = f.attention.checked, area = f.area.value;
+    var level = f.level.value, status = f.status.value, shown = 0;
+    rows.forEach(function (r) {
+      var d = r.dataset;
+      var show = (!only || d.attention === '1') && (!area || d.area === area) &&
+        (!level || d.level === level) && (!status || d.status === status);
+      r.hidden = !show;
+      if (show) shown++;
+    });
+    document.getElementById('shown').textContent = shown;
+  }
+  form.addEventListener('change', apply);
+  apply();
+})();
+";
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests_support::sample;
+
+    #[test]
+    fn one_self_contained_page_with_a_row_per_case() {
+        let h = sample().html();
+        assert!(h.starts_with("<!DOCTYPE html>"));
+        assert!(
+            !h.contains("src=") && !h.contains("href="),
+            "nothing fetched"
+        );
+        assert_eq!(h.matches("<tr data-area=").count(), 5);
+        assert!(h.contains("data-status=\"differs\" data-attention=\"1\""));
+        assert!(h.contains("data-status=\"pass\" data-attention=\"0\""));
+        assert!(h.contains("<td class=\"id\">edit/b&lt;&amp;&gt;</td>"));
+        assert!(h.contains("<summary>A &lt;sample&gt; case</summary>"));
+        assert!(h.contains("<dt>rules</dt><dd><pre>EDIT-1, MATCH-3</pre>"));
+        assert!(
+            h.contains("name=\"attention\" checked"),
+            "failures: start filtered"
+        );
+        assert!(h.contains("<option>edit</option><option>eol</option><option>path</option>"));
+    }
+}

@@ -1,0 +1,168 @@
+//! The HTML report in a real browser: a run writes `report.html`, headless Chromium opens it,
+//! and the page must render (heading, certification, one row per case, no script error, nothing
+//! fetched) and its filters must change which rows are visible.
+//!
+//! The browser is Debian's Chromium at `/usr/bin/chromium` (`apt-get install chromium`), driven
+//! by `playwright-core`, pinned, which this test installs with npm into
+//! `target/html-report-test` on first run (it needs `node`, `npm` and the package index). The
+//! page is checked by `html_report.mjs`, which reports what it saw as JSON; the assertions are
+//! here.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_editref-conform");
+/// The exact playwright-core release the test drives the browser with.
+const PLAYWRIGHT: &str = "playwright-core@1.65.1";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// `target/html-report-test`, where playwright-core is installed.
+fn tool_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap_or(Path::new(env!("CARGO_TARGET_TMPDIR")))
+        .join("html-report-test")
+}
+
+/// Installs playwright-core into `dir` unless it is there; fails saying what is missing.
+fn ensure_playwright(dir: &Path) {
+    if dir
+        .join("node_modules/playwright-core/package.json")
+        .is_file()
+    {
+        return;
+    }
+    std::fs::create_dir_all(dir).unwrap();
+    let out = Command::new("timeout")
+        .args([
+            "600",
+            "npm",
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            PLAYWRIGHT,
+        ])
+        .current_dir(dir)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => panic!(
+            "npm install {PLAYWRIGHT} failed (the HTML report test needs node, npm and the package index): {}",
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(e) => panic!("cannot run npm (the HTML report test needs node and npm): {e}"),
+    }
+}
+
+/// A corpus of four cases in two areas: one core failure, one difference, two passes.
+fn corpus(dir: &Path) {
+    std::fs::write(dir.join("VERSION"), "0.1.0\n").unwrap();
+    let case = |id: &str, level: &str, expect: &str| {
+        let file = dir.join("cases").join(format!("{id}.yaml"));
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(
+            file,
+            format!(
+                "id: {id}\ntitle: Edit of <{id}>\nspec: [EDIT-1, MATCH-3]\nlevel: {level}\nrequires: [read, edit]\nsince: \"0.1.0\"\n\
+                 files:\n  a.txt: {{text: \"one\\n\"}}\nsteps:\n  - call: {{tool: Read, input: {{file_path: a.txt}}}}\n  \
+                 - call: {{tool: Edit, input: {{file_path: a.txt, old_string: one, new_string: \"1\"}}}}\n    expect: {expect}\n\
+                 expect_files:\n  a.txt: {{text: \"1\\n\"}}\n"
+            ),
+        )
+        .unwrap();
+    };
+    case("edit/fails", "core", "{error: ambiguous}");
+    case("edit/passes", "core", "{ok: true}");
+    case(
+        "eol/differs",
+        "implementation-defined",
+        "{error: ambiguous}",
+    );
+    case("eol/passes", "extended", "{ok: true}");
+}
+
+#[test]
+fn the_report_renders_and_its_filters_work_in_chromium() {
+    assert!(
+        Path::new(CHROMIUM).is_file(),
+        "the HTML report test needs Chromium at {CHROMIUM} (Debian: apt-get install chromium)"
+    );
+    let tools = tool_dir();
+    ensure_playwright(&tools);
+    let dir = tempfile::tempdir().unwrap();
+    corpus(dir.path());
+    let out = dir.path().join("out");
+    let run = Command::new(BIN)
+        .args(["--builtin", "-q", "--corpus"])
+        .arg(dir.path())
+        .arg("--report")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+
+    let seen = Command::new("timeout")
+        .args(["120", "node"])
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/html_report.mjs"
+        ))
+        .arg(out.join("report.html"))
+        .env("PLAYWRIGHT_DIR", &tools)
+        .output()
+        .expect("the HTML report test needs node");
+    assert!(
+        seen.status.success(),
+        "the browser script failed: {}",
+        String::from_utf8_lossy(&seen.stderr)
+    );
+    let v: Value = serde_json::from_slice(&seen.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&seen.stdout)));
+    let ids = |k: &str| -> Vec<String> {
+        v[k].as_array()
+            .unwrap_or_else(|| panic!("{k} in {v}"))
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+
+    assert_eq!(v["title"], "Conformance: editref 0.1.0");
+    assert_eq!(v["heading"], "Conformance: editref 0.1.0");
+    assert_eq!(v["certification"], "Not certified.");
+    assert_eq!(
+        v["errors"],
+        serde_json::json!([]),
+        "no script error, nothing fetched"
+    );
+    assert_eq!(v["rows"], 4);
+    // Failures first: the page opens on the cases to look at.
+    assert_eq!(ids("initial"), ["edit/fails", "eol/differs"]);
+    assert_eq!(v["initialShown"], "2");
+    assert_eq!(
+        ids("all"),
+        ["edit/fails", "edit/passes", "eol/differs", "eol/passes"]
+    );
+    assert_eq!(v["allShown"], "4");
+    assert_eq!(ids("eol"), ["eol/differs", "eol/passes"]);
+    assert_eq!(ids("differs"), ["eol/differs"]);
+    assert_eq!(ids("coreFailing"), ["edit/fails"]);
+    assert_eq!(v["detailsOpenBefore"], false);
+    assert_eq!(v["detailsSummary"], "Edit of <edit/fails>");
+    let details = v["detailsText"].as_str().unwrap();
+    for needle in [
+        "rules",
+        "EDIT-1, MATCH-3",
+        "cases/edit/fails.yaml",
+        "a.txt: text \"one\\n\"",
+        "expected",
+    ] {
+        assert!(details.contains(needle), "{needle} not in {details}");
+    }
+}

@@ -1,0 +1,354 @@
+//! The hint of a `not_found` error (MATCH-6): the regions of the file most like the old string,
+//! best first, each with its line range, its text and how similar it is.
+//!
+//! A region is a window of as many lines as the old string has. Windows are compared with the
+//! old string after the same normalisation on both sides — quotes folded, each line's
+//! whitespace runs collapsed to one space and its ends trimmed — by `similar`'s ratio (twice
+//! the matching characters over the characters of both). A one-character typo or a renamed
+//! word thus scores high, an unrelated line low.
+//!
+//! Comparing every window character by character would be quadratic, so the search is in two
+//! passes, both bounded. A linear pre-pass scores every window by how many of its character
+//! pairs (whitespace skipped) occur in the old string — a table lookup per byte — and keeps the
+//! best few windows; only those are compared for real, under a time budget. Old strings too
+//! long for this, or that find nothing similar enough, fall back to the line votes of
+//! [`super::votes`], which find whitespace- and quote-insensitive equal lines in one pass.
+
+use super::votes::{closest_by_votes, is_ascii_space, split_lines};
+use crate::text::quotes;
+use std::collections::BinaryHeap;
+use std::time::{Duration, Instant};
+
+/// One region of the file close to a string that was not found: a line range and its text, so
+/// that the model can copy the exact text on its next try.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    /// First line of the region (1-based).
+    pub start_line: usize,
+    /// Last line of the region (1-based, inclusive).
+    pub end_line: usize,
+    /// The region's text as it is in the file's LF view.
+    pub text: String,
+    /// How similar the region is to the old string, in percent (100: equal but for whitespace
+    /// and quotes).
+    pub similarity: u8,
+}
+
+/// Longest hint text returned, in bytes; longer regions are cut at a line boundary.
+const HINT_MAX: usize = 4000;
+/// Old strings longer than this (in bytes) are placed by line votes only.
+const SIMILARITY_MAX_NEEDLE: usize = 16 * 1024;
+/// Windows the pre-pass keeps for the real comparison.
+const CANDIDATES: usize = 32;
+/// Time allowed for the real comparisons of one search, all candidates together.
+const BUDGET: Duration = Duration::from_millis(50);
+/// The least similarity (percent) a region needs to be offered.
+const MIN_SIMILARITY: u8 = 50;
+
+/// The closest region to `needle` in `haystack`, if any is close enough.
+pub fn closest_region(haystack: &str, needle: &str) -> Option<Hint> {
+    closest_regions(haystack, needle, 1).into_iter().next()
+}
+
+/// Up to `max` regions of `haystack` close to `needle`, best first, none overlapping another.
+pub fn closest_regions(haystack: &str, needle: &str, max: usize) -> Vec<Hint> {
+    if max == 0 {
+        return Vec::new();
+    }
+    let mut found = if needle.len() <= SIMILARITY_MAX_NEEDLE {
+        by_similarity(haystack, needle, max)
+    } else {
+        Vec::new()
+    };
+    if found.is_empty() {
+        if let Some((start, votes)) = closest_by_votes(haystack, needle) {
+            let height = height(needle);
+            let similarity = (votes * 100 / height).min(100) as u8;
+            found.push(region(haystack, start, height, similarity));
+        }
+    }
+    found
+}
+
+/// The number of lines of `needle`, a final line break not starting another.
+fn height(needle: &str) -> usize {
+    let trimmed = needle.strip_suffix('\n').unwrap_or(needle);
+    trimmed.split('\n').count().max(1)
+}
+
+/// The window `start .. start + height` (0-based) of `haystack` as a hint, its text cut at
+/// [`HINT_MAX`] on a line boundary.
+fn region(haystack: &str, start: usize, height: usize, similarity: u8) -> Hint {
+    let mut text = String::new();
+    let mut last = start;
+    for (i, line) in split_lines(haystack).skip(start).take(height).enumerate() {
+        if !text.is_empty() && text.len() + line.len() + 1 > HINT_MAX {
+            break;
+        }
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(line);
+        last = start + i;
+    }
+    Hint {
+        start_line: start + 1,
+        end_line: last + 1,
+        text,
+        similarity,
+    }
+}
+
+/// `s` as compared: quotes folded; in each line, whitespace runs made one space and the ends
+/// trimmed.
+fn normalise(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for (i, line) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut words = line.split_whitespace().peekable();
+        while let Some(w) = words.next() {
+            out.extend(w.chars().map(quotes::fold_char));
+            if words.peek().is_some() {
+                out.push(' ');
+            }
+        }
+    }
+    out
+}
+
+/// The character pairs of a text (bytes, whitespace skipped, within a line) as a 64 Ki-bit set.
+struct Pairs {
+    bits: Vec<u64>,
+    count: usize,
+}
+
+impl Pairs {
+    fn of(s: &str) -> Pairs {
+        let mut p = Pairs {
+            bits: vec![0; 1024],
+            count: 0,
+        };
+        for line in s.split('\n') {
+            let mut prev: Option<u8> = None;
+            for b in line.bytes().filter(|b| !is_ascii_space(*b)) {
+                if let Some(a) = prev {
+                    let i = usize::from(a) << 8 | usize::from(b);
+                    p.bits[i >> 6] |= 1 << (i & 63);
+                    p.count += 1;
+                }
+                prev = Some(b);
+            }
+        }
+        p
+    }
+
+    /// For each line of `haystack` (split at LF, as [`split_lines`] does): (pairs of the line
+    /// found in the set, pairs of the line). One tight pass over the bytes; a line longer than
+    /// `longest` bytes scores as all pairs and no hit.
+    fn per_line<'h>(
+        &'h self,
+        haystack: &'h str,
+        longest: usize,
+    ) -> impl Iterator<Item = (u32, u32)> + 'h {
+        let bytes = haystack.as_bytes();
+        let mut pos = 0;
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+            let line = &bytes[pos..end];
+            done = end == bytes.len();
+            pos = end + 1;
+            if line.len() > longest {
+                return Some((0, u32::try_from(line.len()).unwrap_or(u32::MAX)));
+            }
+            let (mut hit, mut all) = (0u32, 0u32);
+            let mut prev: Option<u8> = None;
+            for &b in line {
+                if is_ascii_space(b) {
+                    continue;
+                }
+                if let Some(a) = prev {
+                    let i = usize::from(a) << 8 | usize::from(b);
+                    all += 1;
+                    hit += (self.bits[i >> 6] >> (i & 63) & 1) as u32;
+                }
+                prev = Some(b);
+            }
+            Some((hit, all))
+        })
+    }
+}
+
+/// A window kept by the pre-pass: its score (ordered so the heap's top is the worst kept).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Kept {
+    /// Negated Dice score in millionths, then the start line: the max-heap's top is the
+    /// weakest window (and, among equals, the latest one).
+    key: (i64, usize),
+}
+
+/// The similarity search: pre-pass over every window, then the real comparison of the best.
+fn by_similarity(haystack: &str, needle: &str, max: usize) -> Vec<Hint> {
+    let wanted = normalise(needle.strip_suffix('\n').unwrap_or(needle));
+    if wanted.trim().is_empty() {
+        return Vec::new();
+    }
+    let height = height(needle);
+    let pairs = Pairs::of(&wanted);
+    // A line far longer than the whole old string cannot be part of a similar window.
+    let longest = 4 * needle.len() + 256;
+    let mut ring: Vec<(u32, u32)> = vec![(0, 0); height];
+    let (mut hit, mut all) = (0u64, 0u64);
+    let mut heap: BinaryHeap<Kept> = BinaryHeap::new();
+    let mut lines = 0;
+    for (n, s) in pairs.per_line(haystack, longest).enumerate() {
+        lines = n + 1;
+        let old = std::mem::replace(&mut ring[n % height], s);
+        hit = hit + u64::from(s.0) - u64::from(old.0);
+        all = all + u64::from(s.1) - u64::from(old.1);
+        if n + 1 >= height {
+            keep(&mut heap, n + 1 - height, hit, all, pairs.count);
+        }
+    }
+    if lines < height {
+        keep(&mut heap, 0, hit, all, pairs.count);
+    }
+    let mut windows: Vec<(usize, Vec<&str>)> =
+        heap.into_iter().map(|k| (k.key.1, Vec::new())).collect();
+    windows.sort_unstable_by_key(|w| w.0);
+    let end = windows.last().map_or(0, |w| w.0 + height);
+    for (n, line) in split_lines(haystack).enumerate().take(end) {
+        for (start, w) in windows.iter_mut() {
+            if *start <= n && n < *start + height {
+                w.push(line);
+            }
+        }
+    }
+    let deadline = Instant::now() + BUDGET;
+    let mut scored: Vec<(u8, usize)> = Vec::new();
+    for (start, lines) in &windows {
+        let got = normalise(&lines.join("\n"));
+        // Past the budget, `similar` settles for a coarser diff: a lower ratio, never a hang.
+        let ratio = similar::TextDiff::configure()
+            .deadline(deadline)
+            .diff_chars(&got, &wanted)
+            .ratio();
+        let pct = (ratio * 100.0).round() as u8;
+        if pct >= MIN_SIMILARITY {
+            scored.push((pct, *start));
+        }
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut chosen: Vec<Hint> = Vec::new();
+    for (pct, start) in scored {
+        let overlaps = chosen
+            .iter()
+            .any(|h| start < h.end_line && h.start_line - 1 < start + height);
+        if !overlaps {
+            chosen.push(region(haystack, start, height, pct));
+            if chosen.len() == max {
+                break;
+            }
+        }
+    }
+    chosen
+}
+
+/// Offers the window starting at `start` to the heap of the [`CANDIDATES`] best, by the Dice
+/// coefficient of its character pairs and the old string's.
+fn keep(heap: &mut BinaryHeap<Kept>, start: usize, hit: u64, all: u64, wanted: usize) {
+    let dice = (2 * hit.min(wanted as u64) * 1_000_000)
+        .checked_div(all + wanted as u64)
+        .unwrap_or(0) as i64;
+    let k = Kept {
+        key: (-dice, start),
+    };
+    if heap.len() < CANDIDATES {
+        heap.push(k);
+    } else if heap.peek().is_some_and(|worst| k < *worst) {
+        heap.pop();
+        heap.push(k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_6_hint_points_at_the_closest_lines() {
+        let hay = "fn a() {}\nfn main() {\n    let  x = 1;\n}\n";
+        let hint = closest_region(hay, "fn main() {\n  let x = 1;\n}").unwrap();
+        assert_eq!((hint.start_line, hint.end_line), (2, 4));
+        assert_eq!(hint.text, "fn main() {\n    let  x = 1;\n}");
+        assert_eq!(hint.similarity, 100);
+        assert_eq!(closest_region("abc\n", "zzzzzz"), None);
+    }
+
+    #[test]
+    fn near_identical_lines_are_found() {
+        let hay = "import os\n\ndef total(items):\n    subtotal = sum(item.price for item in items)\n    return subtotal\n";
+        let h = closest_region(hay, "subtotal = sum(item.cost for item in items)").unwrap();
+        assert_eq!((h.start_line, h.end_line), (4, 4));
+        assert!(h.similarity >= 80, "{h:?}");
+
+        let hay = "x = compute()\ny = 2\nprint(x, y)\n";
+        let h = closest_region(hay, "y = 3").unwrap();
+        assert_eq!((h.start_line, h.end_line), (2, 2), "{h:?}");
+    }
+
+    #[test]
+    fn several_candidates_best_first_never_overlapping() {
+        let hay = "a = 1\nb = 2\nfoo(a, b)\nfoo(a, c)\nbar\nfoo(b, a)\n";
+        let hs = closest_regions(hay, "foo(a, d)", 3);
+        let lines: Vec<usize> = hs.iter().map(|h| h.start_line).collect();
+        assert_eq!(lines[..2], [3, 4], "{hs:?}");
+        assert!(hs.windows(2).all(|w| w[0].similarity >= w[1].similarity));
+
+        let hay = "one\ntwo\nthree\nfour\nfive\nsix\n";
+        let hs = closest_regions(hay, "two\nthree\nfour!", 3);
+        assert_eq!((hs[0].start_line, hs[0].end_line), (2, 4), "{hs:?}");
+        for w in hs.windows(2) {
+            assert!(w[1].start_line > w[0].end_line || w[1].end_line < w[0].start_line);
+        }
+    }
+
+    #[test]
+    fn a_window_taller_than_the_file_and_odd_inputs() {
+        let h = closest_region(
+            "let x = 1;\nlet y = 3;",
+            "let x = 2;\nlet y = 3;\nlet z = 4;",
+        )
+        .unwrap();
+        assert_eq!((h.start_line, h.end_line), (1, 2));
+        assert_eq!(closest_region("", "x"), None);
+        assert_eq!(closest_region("abc", "   \n  "), None);
+        assert!(closest_regions("abc", "abd", 0).is_empty());
+    }
+
+    #[test]
+    fn long_old_strings_are_placed_by_line_votes() {
+        let body: String = (0..2000).map(|i| format!("line number {i}\n")).collect();
+        let hay = format!("head\n{body}tail\n");
+        let needle = body.replace("line number 1000\n", "line number 1000 changed\n");
+        assert!(needle.len() > SIMILARITY_MAX_NEEDLE);
+        let h = closest_region(&hay, &needle).unwrap();
+        assert_eq!(h.start_line, 2);
+    }
+
+    #[test]
+    fn the_search_stays_within_its_budget_on_a_large_file() {
+        // 200 000 lines, no close line anywhere but one: the answer must still be that line.
+        let mut hay: String = (0..200_000)
+            .map(|i| format!("value_{i} = compute({i})\n"))
+            .collect();
+        hay.push_str("total_price = sum(p.amount for p in payments)\n");
+        let h = closest_region(&hay, "total_price = sum(p.amount for p in payment)").unwrap();
+        assert_eq!(h.start_line, 200_001);
+    }
+}

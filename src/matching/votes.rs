@@ -1,0 +1,166 @@
+//! The whitespace-insensitive line votes behind a `not_found` hint (MATCH-6) when the
+//! similarity search has nothing to offer, or the old string is too long for it.
+//!
+//! Linear in the file, whatever the size of either string: each file line is looked up once in
+//! a table of the old string's lines (whitespace removed, quotes folded) and votes for the
+//! window it would start; when no line matches whole, the first line containing the start of
+//! the old string's first line is taken. This is what finds a 50 MB old string's place in a
+//! large file in one pass, where comparing windows character by character could not.
+
+use crate::text::quotes;
+
+pub(super) fn squash(line: &str) -> String {
+    let mut out = String::new();
+    squash_into(line, &mut out);
+    out
+}
+
+/// `line` with curly quotes folded and every whitespace character removed, written into `out`
+/// (cleared first) so that scanning a large file allocates nothing per line. ASCII bytes are
+/// handled without decoding; `char::is_whitespace` decides for the rest.
+pub(super) fn squash_into(line: &str, out: &mut String) {
+    out.clear();
+    let mut rest = line;
+    while !rest.is_empty() {
+        let ascii = rest
+            .bytes()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        for &b in &rest.as_bytes()[..ascii] {
+            if !is_ascii_space(b) {
+                out.push(char::from(b));
+            }
+        }
+        rest = &rest[ascii..];
+        if let Some(c) = rest.chars().next() {
+            if !c.is_whitespace() {
+                out.push(quotes::fold_char(c));
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+}
+
+/// `s.split('\n')`, finding the breaks with the SIMD `memchr` (the standard library's
+/// character search goes byte by byte on short lines).
+pub(super) fn split_lines(s: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', s.as_bytes())
+        .map(Some)
+        .chain(std::iter::once(None))
+        .map(move |end| {
+            let end = end.unwrap_or(s.len());
+            let line = &s[start..end];
+            start = end + 1;
+            line
+        })
+}
+
+pub(super) fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
+}
+
+/// The first byte of `squash(line)`, without building it (`None` when it is empty).
+fn squashed_first_byte(line: &str) -> Option<u8> {
+    let lead = line.bytes().position(|b| !is_ascii_space(b))?;
+    let rest = &line[lead..];
+    if rest.as_bytes()[0].is_ascii() {
+        return Some(rest.as_bytes()[0]);
+    }
+    let c = quotes::fold_char(rest.chars().find(|c| !c.is_whitespace())?);
+    let mut buf = [0u8; 4];
+    Some(c.encode_utf8(&mut buf).as_bytes()[0])
+}
+
+/// The 0-based first line of the window of `haystack` most like `needle`, comparing lines with
+/// all whitespace removed and quotes folded. Linear in the haystack: each haystack line is
+/// looked up once in a table of the needle's lines, and votes for the window it would start.
+/// Lines whose first character cannot start any of the needle's lines are skipped unsquashed.
+/// Returns the start and how many of the needle's lines voted for it (0 when only the prefix
+/// fallback found it).
+pub(super) fn closest_by_votes(haystack: &str, needle: &str) -> Option<(usize, usize)> {
+    let needle_lines: Vec<String> = needle.split('\n').map(squash).collect();
+    let mut wanted: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+    let mut first_bytes = [false; 256];
+    for (i, l) in needle_lines.iter().enumerate() {
+        if !l.is_empty() {
+            wanted.entry(l.as_str()).or_default().push(i);
+            first_bytes[usize::from(l.as_bytes()[0])] = true;
+        }
+    }
+    let mut votes: std::collections::HashMap<usize, usize> = Default::default();
+    let mut key = String::new();
+    for (n, line) in split_lines(haystack).enumerate() {
+        if line.len() > 4 * needle.len() + 64 {
+            continue;
+        }
+        match squashed_first_byte(line) {
+            Some(b) if first_bytes[usize::from(b)] => {}
+            _ => continue,
+        }
+        squash_into(line, &mut key);
+        if let Some(positions) = wanted.get(key.as_str()) {
+            for &i in positions {
+                if n >= i {
+                    *votes.entry(n - i).or_default() += 1;
+                }
+            }
+        }
+    }
+    votes
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .or_else(|| prefix_fallback(haystack, &needle_lines).map(|start| (start, 0)))
+}
+
+/// When no whole line matches: the first haystack line containing the start of the needle's
+/// first non-blank line (whitespace removed), searched with `memmem` per line.
+fn prefix_fallback(haystack: &str, needle_lines: &[String]) -> Option<usize> {
+    let (index, first) = needle_lines
+        .iter()
+        .enumerate()
+        .find(|(_, l)| !l.is_empty())?;
+    let probe: String = first.chars().take(24).collect();
+    if probe.chars().count() < 4 {
+        return None;
+    }
+    let finder = memchr::memmem::Finder::new(probe.as_bytes());
+    let mut key = String::new();
+    split_lines(haystack)
+        .position(|line| {
+            squash_into(line, &mut key);
+            finder.find(key.as_bytes()).is_some()
+        })
+        .map(|n| n.saturating_sub(index))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squash_removes_every_whitespace_and_folds_quotes() {
+        for line in [
+            "",
+            "  let x = 1;\t",
+            "\u{b}\u{c}\r a\u{a0}b\u{3000}c\u{2028}",
+            "say \u{201C}hi\u{201D} it\u{2019}s caf\u{e9} \u{2192}",
+            "\u{85}x\u{1680}",
+        ] {
+            let expected: String = quotes::fold(line)
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            assert_eq!(squash(line), expected, "{line:?}");
+            assert_eq!(
+                split_lines(line).collect::<Vec<_>>(),
+                line.split('\n').collect::<Vec<_>>()
+            );
+            assert_eq!(
+                squashed_first_byte(line),
+                expected.as_bytes().first().copied(),
+                "{line:?}"
+            );
+        }
+    }
+}
