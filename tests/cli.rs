@@ -447,6 +447,13 @@ fn conform_runs_the_harness_beside_the_binary_with_the_same_arguments() {
         std::fs::read(&record).unwrap(),
         b"--impl\npython3 a b.py\n--only\neol/*\n"
     );
+    // `editref help conform` is the harness's own --help.
+    let out = Command::new(&exe)
+        .args(["help", "conform"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(std::fs::read(&record).unwrap(), b"--help\n");
 
     // Without a harness beside it (and none on PATH), a usage error that says how to get one.
     std::fs::remove_file(&harness).unwrap();
