@@ -262,7 +262,7 @@ enum Command {
 
 fn main() -> ExitCode {
     // `editref help conform` is the harness's own help: the options live in `editref-conform`.
-    let args: Vec<String> = std::env::args().skip(1).take(2).collect();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).take(2).collect();
     if args == ["help", "conform"] {
         return conform(&["--help".to_string()]);
     }
