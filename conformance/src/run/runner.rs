@@ -28,7 +28,7 @@ pub fn missing_features(case: &Case, declared: &[String]) -> Vec<String> {
 /// OpenCode's `filePath` (ALIAS-1; the other agents' spelling is `path`).
 pub const PATH_FIELDS: [&str; 4] = ["file_path", "notebook_path", "path", "filePath"];
 
-/// The input as sent: relative values of the [`PATH_FIELDS`] (top-level strings that are not
+/// The input as sent: relative values of the `PATH_FIELDS` (top-level strings that are not
 /// empty, absolute or `~`-paths) are joined to the sandbox by plain string concatenation, so
 /// spellings like `./a.txt` or `d//a.txt` reach the implementation intact.
 pub fn absolutize(input: &Value, sandbox: &Path) -> Value {
