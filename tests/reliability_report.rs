@@ -6,12 +6,17 @@
 //! It fails — after writing the document, so that the figures can be seen — when a suite did
 //! not report, or when any test lost or corrupted anything.
 
+#[path = "reliability_report/records.rs"]
+mod records;
 mod reliability_support;
+#[path = "reliability_report/structure.rs"]
+mod structure;
+use records::Records;
 
 use reliability_support as rs;
-use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use serde_json::Value;
 use std::fmt::Write as _;
+use structure::assert_same_structure;
 
 /// Every test that must have reported, by suite.
 const EXPECTED: [(&str, &[&str]); 5] = [
@@ -51,114 +56,6 @@ const EXPECTED: [(&str, &[&str]); 5] = [
         ],
     ),
 ];
-
-struct Records {
-    by_test: BTreeMap<(String, String), Value>,
-    /// Figures the document asked for that no test recorded (`suite/test.key`): shown as `?`,
-    /// and the render fails, so the document never states a number nobody measured.
-    absent: std::cell::RefCell<std::collections::BTreeSet<String>>,
-}
-
-impl Records {
-    fn load() -> Records {
-        let mut by_test = BTreeMap::new();
-        let dir = rs::figures_dir();
-        let entries = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("no figures in {}: {e}", dir.display()));
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if !name.ends_with(".json") || name == "run.json" {
-                continue;
-            }
-            let text = std::fs::read_to_string(e.path()).expect("read figures");
-            for line in text.lines().filter(|l| !l.trim().is_empty()) {
-                let v: Value = serde_json::from_str(line).expect("a figures line");
-                let key = (
-                    v["suite"].as_str().unwrap_or("").to_string(),
-                    v["test"].as_str().unwrap_or("").to_string(),
-                );
-                by_test.insert(key, v);
-            }
-        }
-        Records {
-            by_test,
-            absent: Default::default(),
-        }
-    }
-
-    fn figures(&self, suite: &str, test: &str) -> Map<String, Value> {
-        self.by_test
-            .get(&(suite.to_string(), test.to_string()))
-            .and_then(|v| v["figures"].as_object().cloned())
-            .unwrap_or_default()
-    }
-
-    /// A recorded figure; an absent one counts as 0 in sums and is remembered as absent.
-    fn n(&self, suite: &str, test: &str, key: &str) -> u64 {
-        self.get(suite, test, key).unwrap_or(0)
-    }
-
-    fn get(&self, suite: &str, test: &str, key: &str) -> Option<u64> {
-        let v = self.figures(suite, test).get(key).and_then(Value::as_u64);
-        if v.is_none() {
-            self.absent
-                .borrow_mut()
-                .insert(format!("{suite}/{test}.{key}"));
-        }
-        v
-    }
-
-    /// A recorded figure for a table cell (thousands separated), `?` when none was recorded.
-    fn cell(&self, suite: &str, test: &str, key: &str) -> String {
-        self.get(suite, test, key)
-            .map_or_else(|| "?".to_string(), thousands)
-    }
-
-    fn sum(&self, suite: &str, key: &str) -> u64 {
-        self.by_test
-            .iter()
-            .filter(|((s, _), _)| s == suite)
-            .filter_map(|(_, v)| v["figures"][key].as_u64())
-            .sum()
-    }
-
-    fn missing(&self) -> Vec<String> {
-        EXPECTED
-            .iter()
-            .flat_map(|(suite, tests)| tests.iter().map(move |t| (*suite, *t)))
-            .filter(|(s, t)| !self.by_test.contains_key(&(s.to_string(), t.to_string())))
-            .map(|(s, t)| format!("{s}/{t}"))
-            .collect()
-    }
-
-    fn lost_or_corrupted(&self) -> u64 {
-        self.by_test
-            .values()
-            .map(|v| {
-                [
-                    "lost",
-                    "corrupted",
-                    "duplicated",
-                    "landed_but_reported_failed",
-                ]
-                .iter()
-                .filter_map(|k| v["figures"][*k].as_u64())
-                .sum::<u64>()
-            })
-            .sum()
-    }
-
-    fn levels(&self) -> Vec<String> {
-        let mut l: Vec<String> = self
-            .by_test
-            .values()
-            .filter_map(|v| v["level"].as_str().map(str::to_string))
-            .collect();
-        l.sort();
-        l.dedup();
-        l
-    }
-}
 
 fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -577,78 +474,6 @@ fn render(r: &Records, run: &Value) -> String {
          above)."
     );
     d
-}
-
-/// The shape of a rendered document: its lines with every figure replaced by `#` and the values
-/// of the "Last run" table that describe the run (date, commit, command, machine, …) by `…`.
-/// Two renders of the same code from different runs have the same shape; a renderer that wrote
-/// another table, row or sentence has another.
-fn structure(md: &str) -> Vec<String> {
-    let mut in_last_run = false;
-    md.lines()
-        .map(|line| {
-            if line.starts_with("## ") {
-                in_last_run = line == "## Last run";
-            }
-            let describes_the_run = line.contains(" | `") || line.starts_with("| counts |");
-            if in_last_run && describes_the_run {
-                let key = line.split(" | ").next().unwrap_or("");
-                return format!("{key} | … |");
-            }
-            let chars: Vec<char> = line.chars().collect();
-            let mut out = String::new();
-            let mut i = 0;
-            while i < chars.len() {
-                if !chars[i].is_ascii_digit() {
-                    out.push(chars[i]);
-                    i += 1;
-                    continue;
-                }
-                out.push('#');
-                // 1,500 and 4.8 are one figure each; the dot of "1." ends a heading number.
-                let next_is_digit = |j: usize| chars.get(j).is_some_and(char::is_ascii_digit);
-                while i < chars.len()
-                    && (chars[i].is_ascii_digit()
-                        || (matches!(chars[i], ',' | '.') && next_is_digit(i + 1)))
-                {
-                    i += 1;
-                }
-            }
-            out
-        })
-        .collect()
-}
-
-#[test]
-fn the_structure_of_a_document_ignores_figures_and_the_run() {
-    let a = "## Last run\n\n| date | `2026-11-22T03:48Z` |\n| counts | ci (seed 15) |\n| kills | 1,500 |\n\n## 1. Crash (DISK-5)\n| 4.8 MiB | 36 ms |";
-    let b = "## Last run\n\n| date | `2027-01-01T00:00Z` |\n| counts | smoke (seed 9) |\n| kills | 20 |\n\n## 1. Crash (DISK-5)\n| 12.25 MiB | 7 ms |";
-    assert_eq!(structure(a), structure(b));
-    assert_eq!(structure(a)[4], "| kills | # |");
-    assert_eq!(structure(a)[6], "## #. Crash (DISK-#)");
-    let c = b.replace("| kills |", "| kills survived |");
-    assert_ne!(
-        structure(a),
-        structure(&c),
-        "a changed row label is a changed structure"
-    );
-}
-
-/// Fails, showing the first difference, when `rendered` does not have the structure of the
-/// document at `committed` (see [`structure`]).
-fn assert_same_structure(rendered: &str, committed: &std::path::Path) {
-    let on_disk = std::fs::read_to_string(committed)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", committed.display()));
-    let (new, old) = (structure(rendered), structure(&on_disk));
-    if let Some(i) = (0..new.len().max(old.len())).find(|&i| new.get(i) != old.get(i)) {
-        panic!(
-            "{} is not what the renderer writes now (line {}):\n  committed: {:?}\n  rendered:  {:?}\nrun scripts/reliability and commit RELIABILITY.md",
-            committed.display(),
-            i + 1,
-            old.get(i),
-            new.get(i)
-        );
-    }
 }
 
 #[test]

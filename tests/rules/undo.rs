@@ -392,7 +392,7 @@ fn undo_6_old_content_over_the_cap_is_not_kept_and_its_undo_is_too_large() {
 
 #[test]
 fn undo_7_place_of_the_journal() {
-    let root = std::path::Path::new("/work/project");
+    let root = std::path::Path::new("/project");
     assert_eq!(
         UndoPlace::InRoot.config_for(root).map(|c| c.dir),
         Some(root.join(".editref/undo"))

@@ -25,7 +25,9 @@
 
 pub mod framing;
 
+mod apply_patch_model;
 mod apply_patch_parse;
+mod apply_patch_render;
 mod apply_patch_seek;
 mod atomic;
 mod document;

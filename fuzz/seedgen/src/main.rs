@@ -13,13 +13,15 @@ use base64::Engine as _;
 use editref::disk::Fault;
 use editref_fuzzing::{
     AtomicCase, AtomicTool, BlockSpec, EditCase, EditSpec, FaultChoice, FileForm, InputKind,
-    ModelChunk, ModelLine, ModelOp, PatchModel, QuoteCase, RepairCase, RepairShape,
-    SearchReplaceCase, SeekCase, PARSE_RAW, TARGETS,
+    QuoteCase, RepairCase, RepairShape, SearchReplaceCase, PARSE_RAW, TARGETS,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+mod patch_seeds;
+use patch_seeds::apply_patch_seeds;
 
 /// One parsed case: its id, raw text, initial files and tool calls (with the file state each
 /// call saw, as far as harness actions tell).
@@ -216,20 +218,20 @@ fn verified<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
 }
 
 #[derive(Default)]
-struct Seeds {
+pub(crate) struct Seeds {
     by_target: BTreeMap<&'static str, Vec<(String, Vec<u8>)>>,
     errors: Vec<String>,
 }
 
 impl Seeds {
-    fn add(&mut self, target: &'static str, name: String, bytes: Vec<u8>) {
+    pub(crate) fn add(&mut self, target: &'static str, name: String, bytes: Vec<u8>) {
         self.by_target
             .entry(target)
             .or_default()
             .push((name, bytes));
     }
 
-    fn add_checked<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
+    pub(crate) fn add_checked<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
         &mut self,
         target: &'static str,
         name: String,
@@ -470,123 +472,6 @@ fn search_replace_seed(path: &str, text: &str, edit: &EditSpec, k: usize) -> Sea
         search: edit.old.clone(),
         replace: edit.new.clone(),
     }
-}
-
-/// The whole lines of `text` around the first occurrence of `old`, and the same lines with
-/// `new` in its place: an Edit turned into a V4A chunk.
-fn whole_lines(text: &str, old: &str, new: &str) -> Option<(String, String)> {
-    if old.is_empty() {
-        return None;
-    }
-    let at = text.find(old)?;
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[at + old.len()..]
-        .find('\n')
-        .map_or(text.len(), |i| at + old.len() + i);
-    let before = &text[start..at];
-    let after = &text[at + old.len()..end];
-    let old_lines = format!("{before}{old}{after}");
-    let old_lines = old_lines
-        .strip_suffix('\n')
-        .unwrap_or(&old_lines)
-        .to_string();
-    let new_lines = format!("{before}{new}{after}");
-    let new_lines = new_lines
-        .strip_suffix('\n')
-        .unwrap_or(&new_lines)
-        .to_string();
-    Some((old_lines, new_lines))
-}
-
-/// Seeds of the apply_patch targets from one Edit/MultiEdit call: the edits as V4A chunks, in
-/// patch text, as a model patch, and as chunks to locate in the file.
-fn apply_patch_seeds(name: &str, path: &str, text: &str, edits: &[EditSpec], seeds: &mut Seeds) {
-    let chunks: Vec<(String, String)> = edits
-        .iter()
-        .filter_map(|e| whole_lines(text, &e.old, &e.new))
-        .collect();
-    if chunks.is_empty() {
-        return;
-    }
-    let mut body = String::new();
-    for (old, new) in &chunks {
-        body.push_str("@@\n");
-        for l in old.split('\n') {
-            body.push('-');
-            body.push_str(l);
-            body.push('\n');
-        }
-        for l in new.split('\n') {
-            body.push('+');
-            body.push_str(l);
-            body.push('\n');
-        }
-    }
-    let patch = format!("*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n");
-    seeds.add(
-        "apply_patch_parse",
-        format!("{name}-patch"),
-        [&[PARSE_RAW][..], patch.as_bytes()].concat(),
-    );
-    let model = PatchModel {
-        style: (name.len() % 256) as u8,
-        ops: vec![ModelOp::Update {
-            path: path.to_string(),
-            move_to: None,
-            chunks: chunks
-                .iter()
-                .take(4)
-                .map(|(old, new)| ModelChunk {
-                    anchors: vec![],
-                    lines: old
-                        .split('\n')
-                        .map(|l| ModelLine::Removed(l.to_string()))
-                        .chain(new.split('\n').map(|l| ModelLine::Added(l.to_string())))
-                        .take(8)
-                        .collect(),
-                    end_of_file: false,
-                    bare: false,
-                })
-                .collect(),
-        }],
-    };
-    if let Some(bytes) = model.to_bytes() {
-        match PatchModel::read(&mut Unstructured::new(&bytes[1..])) {
-            Ok(back) if back == model => {
-                seeds.add("apply_patch_parse", format!("{name}-model"), bytes)
-            }
-            _ => seeds.errors.push(format!(
-                "apply_patch_parse/{name}-model: does not decode to its model"
-            )),
-        }
-    }
-    let (old, new) = &chunks[0];
-    let planted = SeekCase {
-        mode: 0,
-        at: 0,
-        file: text.to_string(),
-        old: old.clone(),
-        new: new.clone(),
-    };
-    seeds.add_checked(
-        "apply_patch_seek",
-        format!("{name}-model"),
-        &planted,
-        planted.to_bytes(),
-    );
-    let free = SeekCase {
-        mode: editref_fuzzing::SEEK_FREE,
-        at: 0,
-        file: text.to_string(),
-        old: body,
-        new: String::new(),
-    };
-    seeds.add_checked(
-        "apply_patch_seek",
-        format!("{name}-free"),
-        &free,
-        free.to_bytes(),
-    );
 }
 
 /// ENOSPC on Linux (the seeds only need some errno the fault table knows).

@@ -28,6 +28,8 @@
 mod apply;
 #[cfg(test)]
 mod apply_tests;
+mod lines;
+mod locate_error;
 mod parse;
 mod seek;
 #[cfg(test)]
