@@ -8,6 +8,7 @@
 //! the directory fsync. Every failure before the rename removes the temp file and leaves the
 //! original bytes as they were.
 
+use super::dirs::NewDirs;
 use super::fs::{FileBytes, FileHandle, Fs, Kind, Meta};
 use super::load::{load, Loaded};
 use super::path::real_path;
@@ -79,7 +80,7 @@ pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, 
         None => commit_create(fs, &prepared.temp, req.target),
     };
     if let Err(e) = committed {
-        let _ = fs.remove_file(&prepared.temp);
+        prepared.discard(fs);
         return Err(e);
     }
     // The new content is in place; a failing directory sync only weakens durability, which the
@@ -99,17 +100,37 @@ pub(super) struct Prepared {
     pub temp: PathBuf,
     /// Its metadata (what the target will have after the rename).
     pub meta: Meta,
+    /// The parent directories created for a new file, taken back if the write fails.
+    pub dirs: NewDirs,
+}
+
+impl Prepared {
+    /// Takes the preparation back: the temp file goes, and so do the directories it created
+    /// (WRITE-1 creates them only for a write that succeeds).
+    pub fn discard(&self, fs: &dyn Fs) {
+        let _ = fs.remove_file(&self.temp);
+        self.dirs.remove(fs);
+    }
 }
 
 /// Writes the new content of `req` into a fresh temp file beside the target. On any failure
-/// the temp file is removed again and the target is untouched.
+/// the temp file and any directory created for it are removed again and the target is
+/// untouched.
 pub(super) fn prepare(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Prepared, ToolError> {
     let dir = req.target.parent().unwrap_or(Path::new("/"));
-    if req.existing.is_none() {
-        fs.create_dir_all(dir)
-            .map_err(|e| io_error("create the parent directory", &e))?;
-    }
-    let (temp, mut file) = create_temp(fs, req.target)?;
+    let dirs = match req.existing {
+        None => {
+            NewDirs::create(fs, dir).map_err(|e| io_error("create the parent directory", &e))?
+        }
+        Some(_) => NewDirs::default(),
+    };
+    let (temp, mut file) = match create_temp(fs, req.target) {
+        Ok(created) => created,
+        Err(e) => {
+            dirs.remove(fs);
+            return Err(e);
+        }
+    };
     let prepared = (|| -> Result<Meta, ToolError> {
         write_chunks(file.as_mut(), req.chunks)
             .map_err(|e| io_error("write the new content", &e))?;
@@ -137,9 +158,10 @@ pub(super) fn prepare(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Prepare
     })();
     drop(file);
     match prepared {
-        Ok(meta) => Ok(Prepared { temp, meta }),
+        Ok(meta) => Ok(Prepared { temp, meta, dirs }),
         Err(e) => {
             let _ = fs.remove_file(&temp);
+            dirs.remove(fs);
             Err(e)
         }
     }

@@ -137,7 +137,8 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
         match result {
             Ok(c) => done.push(c),
             Err(e) => {
-                // The temp files not yet renamed go; the renames made are taken back.
+                // The temp files not yet renamed go; the renames made are taken back, and
+                // then the directories made for new files.
                 for p in prepared.iter().skip(index).flatten() {
                     let _ = fs.remove_file(&p.temp);
                 }
@@ -149,6 +150,7 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
                         unrestored.join(", ")
                     ));
                 }
+                remove_dirs(fs, &prepared);
                 return Err(e);
             }
         }
@@ -180,10 +182,18 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
     Ok(results)
 }
 
-/// Removes the temp files of phase 1.
+/// Removes the temp files of phase 1 and the directories made for them.
 fn remove_temps(fs: &dyn Fs, prepared: &[Option<Prepared>]) {
-    for p in prepared.iter().flatten() {
-        let _ = fs.remove_file(&p.temp);
+    for p in prepared.iter().rev().flatten() {
+        p.discard(fs);
+    }
+}
+
+/// Removes the directories made for new files, the latest first (a later op may have made a
+/// directory inside an earlier op's).
+fn remove_dirs(fs: &dyn Fs, prepared: &[Option<Prepared>]) {
+    for p in prepared.iter().rev().flatten() {
+        p.dirs.remove(fs);
     }
 }
 
@@ -239,7 +249,7 @@ fn restore(fs: &dyn Fs, target: &Path, old: &Loaded, fsync: bool) -> Result<(), 
     };
     let p = prepare(fs, &req)?;
     fs.rename(&p.temp, target).map_err(|e| {
-        let _ = fs.remove_file(&p.temp);
+        p.discard(fs);
         io_error("restore the file", &e)
     })?;
     Ok(())

@@ -32,6 +32,8 @@ pub enum Op {
     RemoveFile,
     /// mkdir -p
     CreateDirAll,
+    /// rmdir of an empty directory
+    RemoveDir,
     /// fsync of a directory
     SyncDir,
     /// fstat
@@ -251,6 +253,10 @@ impl Fs for FaultFs {
     fn create_dir_all(&self, path: &Path) -> io::Result<()> {
         self.check(Op::CreateDirAll)?;
         self.inner.create_dir_all(path)
+    }
+    fn remove_dir(&self, path: &Path) -> io::Result<()> {
+        self.check(Op::RemoveDir)?;
+        self.inner.remove_dir(path)
     }
     fn sync_dir(&self, path: &Path) -> io::Result<()> {
         self.check(Op::SyncDir)?;

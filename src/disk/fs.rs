@@ -186,6 +186,9 @@ pub trait Fs: Send + Sync {
     fn remove_file(&self, path: &Path) -> io::Result<()>;
     /// `mkdir -p`.
     fn create_dir_all(&self, path: &Path) -> io::Result<()>;
+    /// `rmdir`: removes a directory only while it is empty, which makes it the safe way to
+    /// take back a directory a failed write created (whatever appeared in it since stays).
+    fn remove_dir(&self, path: &Path) -> io::Result<()>;
     /// `fsync` of a directory, making a rename in it durable.
     fn sync_dir(&self, path: &Path) -> io::Result<()>;
 }
@@ -401,6 +404,10 @@ impl Fs for RealFs {
 
     fn create_dir_all(&self, path: &Path) -> io::Result<()> {
         std::fs::create_dir_all(path)
+    }
+
+    fn remove_dir(&self, path: &Path) -> io::Result<()> {
+        std::fs::remove_dir(path)
     }
 
     fn sync_dir(&self, path: &Path) -> io::Result<()> {

@@ -13,11 +13,13 @@
 //! - `path.rs` — normalisation and symlink resolution ([`normalize`], [`real_path`]);
 //! - `load.rs` — reading a file, mapped or in memory ([`load()`], [`Loaded`]);
 //! - `temp.rs` — the temp-file name ([`temp_path`], [`is_temp_name`]);
+//! - `dirs.rs` — the parent directories a new file needs, taken back if its write fails;
 //! - `atomic.rs` — the atomic replace ([`atomic_write`], [`WriteRequest`], [`Written`]);
 //! - `batch.rs` — several files changed as one unit, all or none ([`write_batch`]).
 
 mod atomic;
 mod batch;
+mod dirs;
 mod fault;
 mod fs;
 mod load;

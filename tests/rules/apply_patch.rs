@@ -209,3 +209,16 @@ fn apply_20_one_undo_takes_back_every_file_of_the_patch() {
     assert_eq!(std::fs::read(root.join("gone.txt")).unwrap(), b"gone\n");
     assert!(!root.join("new.txt").exists());
 }
+
+/// BATCH-1 with APPLY-11: a patch whose second added file cannot be created leaves nothing,
+/// not even the directories made for the first one.
+#[test]
+fn apply_11_a_failed_batch_takes_back_the_directories_it_made() {
+    let t = sb();
+    t.put("keep.txt", b"k\n");
+    let body = format!(
+        "*** Add File: new/dir/one.txt\n+one\n*** Add File: other/{}.txt\n+two\n",
+        "n".repeat(300)
+    );
+    t.patch_refused(patch(&body), Code::Io, &["keep.txt"], &["new", "other"]);
+}

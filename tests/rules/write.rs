@@ -75,3 +75,40 @@ fn write_5_written_content_counts_as_read() {
     t.edit("f.txt", "b", "c").unwrap();
     assert_eq!(t.get("f.txt"), b"c\n");
 }
+
+/// WRITE-1 with DISK-1: the parent directories belong to the write. A name the file system
+/// refuses (longer than 255 bytes) fails after they were made, and the failed write takes
+/// them back: the tree is exactly as before, no empty `a/b/c` left behind.
+#[test]
+fn write_1_a_failed_create_leaves_no_directory_behind() {
+    let t = sb();
+    t.put("keep.txt", b"k\n");
+    let name = format!("a/b/c/{}.txt", "n".repeat(300));
+    let err = t
+        .call("Write", json!({"file_path": name, "content": "deep\n"}))
+        .expect_err("a 300-byte name cannot be created");
+    assert_eq!(err.code, Code::Io, "{}", err.message);
+    assert!(
+        !t.p("a").exists(),
+        "the directories made for the failed write remain"
+    );
+    assert_eq!(t.get("keep.txt"), b"k\n");
+    t.assert_no_residue();
+}
+
+/// WRITE-1: a directory that already existed is not the write's to remove, even when the
+/// write below it fails.
+#[test]
+fn write_1_a_failed_create_keeps_directories_that_were_there() {
+    let t = sb();
+    t.put("a/keep.txt", b"k\n");
+    let name = format!("a/b/{}.txt", "n".repeat(300));
+    let err = t
+        .call("Write", json!({"file_path": name, "content": "x"}))
+        .expect_err("a 300-byte name cannot be created");
+    assert_eq!(err.code, Code::Io, "{}", err.message);
+    assert!(t.p("a").is_dir());
+    assert!(!t.p("a/b").exists());
+    assert_eq!(t.get("a/keep.txt"), b"k\n");
+    t.assert_no_residue();
+}
