@@ -58,11 +58,11 @@ pub fn text_editor(common: &Common, a: EditorArgs) -> ExitCode {
     }
     let parsed = match TextEditorInput::from_json(&input) {
         Ok(p) => p,
-        Err(e) => return usage(&e.message),
+        Err(e) => return usage(&super::words::TEXT_EDITOR.apply(&e.message)),
     };
     let command = parsed.command;
     human(
-        common,
+        &common.clone().speaking(super::words::TEXT_EDITOR),
         |s| s.text_editor(parsed),
         |out, done| print_editor(out, command, done),
     )
@@ -81,9 +81,7 @@ fn print_editor(
             }
             Ok(())
         }
-        TextEditorOutput::Create { path, result } => {
-            print_change(out, result.structured_patch.diff(), false, path, "")
-        }
+        TextEditorOutput::Create { result, .. } => super::print_write(out, result),
         TextEditorOutput::StrReplace { path, result } => {
             print_change(out, result.change.diff(), result.dry_run, path, "")
         }

@@ -4,13 +4,16 @@
 //! `main.rs` holds the command-line definition and routes; what a subcommand prints lives here,
 //! so that every tool — the five, undo and the dialects — reports the same way.
 
+pub mod args;
 mod dialects;
+pub mod manuals;
 pub mod programs;
+pub mod words;
 
 pub use dialects::{apply_patch, search_replace, text_editor, EditorArgs};
 
 use clap::Args;
-use editref::api::ReadOutput;
+use editref::api::{ReadOutput, WriteKind, WriteOutput};
 use editref::undo::UndoPlace;
 use editref::{Config, Session, ToolError};
 use serde::Serialize;
@@ -19,7 +22,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Where writes are recorded for `editref undo` (UNDO-7).
+/// Where writes are recorded for `editref undo` (UNDO-7): the journal's directory, or none.
 #[derive(Args, Clone, Debug, Default)]
 pub struct UndoFlags {
     /// Keep the undo journal in DIR (default: .editref/undo under --root, or under the
@@ -38,10 +41,10 @@ impl UndoFlags {
     }
 }
 
-/// The flags every human subcommand takes.
+/// The flags every human subcommand that writes takes.
 #[derive(Args, Clone)]
 pub struct Common {
-    /// Refuse paths whose final target lies outside DIR (PATH-2).
+    /// Refuse paths whose final target (symlinks followed) lies outside DIR.
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Print the JSON result instead of a human summary.
@@ -52,6 +55,78 @@ pub struct Common {
     pub no_fsync: bool,
     #[command(flatten)]
     pub undo: UndoFlags,
+    /// How a refusal names the tool's parameters: as this subcommand's flags.
+    #[arg(skip)]
+    pub words: words::Words,
+}
+
+impl Common {
+    /// These flags, with refusals told in `words`.
+    pub fn speaking(mut self, words: words::Words) -> Common {
+        self.words = words;
+        self
+    }
+}
+
+/// The flags of `read`, which writes nothing: no fsync or undo journal to choose.
+#[derive(Args, Clone)]
+pub struct ReadFlags {
+    /// Refuse paths whose final target (symlinks followed) lies outside DIR.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Print the JSON result instead of the numbered lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl From<ReadFlags> for Common {
+    /// A read as a session sees it: no journal is opened for a call that writes nothing.
+    fn from(f: ReadFlags) -> Common {
+        Common {
+            root: f.root,
+            json: f.json,
+            no_fsync: false,
+            undo: UndoFlags {
+                undo_dir: None,
+                no_undo: true,
+            },
+            words: words::READ,
+        }
+    }
+}
+
+/// The flags of `undo`: where the journal is, but not `--no-undo`, which would leave it
+/// nothing to take back.
+#[derive(Args, Clone)]
+pub struct UndoCmdFlags {
+    /// Refuse paths whose final target (symlinks followed) lies outside DIR.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Print the JSON result instead of a human summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Skip fsync (faster, not crash-durable; results say so). For tests and benchmarks.
+    #[arg(long)]
+    pub no_fsync: bool,
+    /// The undo journal's directory (default: .editref/undo under --root, or under the
+    /// working directory).
+    #[arg(long, value_name = "DIR")]
+    pub undo_dir: Option<PathBuf>,
+}
+
+impl From<UndoCmdFlags> for Common {
+    fn from(f: UndoCmdFlags) -> Common {
+        Common {
+            root: f.root,
+            json: f.json,
+            no_fsync: f.no_fsync,
+            undo: UndoFlags {
+                undo_dir: f.undo_dir,
+                no_undo: false,
+            },
+            words: words::UNDO,
+        }
+    }
 }
 
 /// The process's working directory (`/` when it is gone).
@@ -112,7 +187,11 @@ fn human_with<T: Serialize>(
                 let _ = writeln!(out, "{}", json!({"ok": false, "error": e.to_json()}));
                 let _ = out.flush();
             } else {
-                eprintln!("editref: refused ({}): {}", e.code, e.message);
+                eprintln!(
+                    "editref: refused ({}): {}",
+                    e.code,
+                    common.words.apply(&e.message)
+                );
             }
             ExitCode::from(1)
         }
@@ -129,15 +208,42 @@ pub fn human_in<T: Serialize>(
     human_with(common, cwd.unwrap_or_else(current_dir), run, summary)
 }
 
-/// Read's human form: the numbered lines, or what kind of file it was.
+/// Read's human form: the numbered lines, or what kind of file it was. A read that shows no
+/// line says why on stderr — the file is empty, or the range starts past its end — so that
+/// stdout holds only the file's lines and an empty answer is never a puzzle.
 pub fn print_read(out: &mut dyn Write, done: &ReadOutput) -> std::io::Result<()> {
     match done {
+        ReadOutput::Text { file } if file.num_lines == 0 => {
+            if file.total_lines == 0 {
+                eprintln!("editref: {} is empty", file.file_path);
+            } else {
+                let n = file.total_lines;
+                eprintln!(
+                    "editref: {} has {n} line{}; line {} is past the end (give --offset 1 to {n})",
+                    file.file_path,
+                    if n == 1 { "" } else { "s" },
+                    file.start_line,
+                );
+            }
+            Ok(())
+        }
         ReadOutput::Text { file } => writeln!(out, "{}", file.content),
         ReadOutput::FileUnchanged { .. } => writeln!(out, "file_unchanged"),
         ReadOutput::Image { original_size, .. } => writeln!(out, "image: {original_size} bytes"),
         ReadOutput::Pdf { original_size, .. } => writeln!(out, "pdf: {original_size} bytes"),
         ReadOutput::Notebook { cells, .. } => writeln!(out, "notebook: {} cells", cells.len()),
     }
+}
+
+/// Write's human form: the diff, then `created` for a new file or `changed` for one that
+/// was there.
+pub fn print_write(out: &mut dyn Write, done: &WriteOutput) -> std::io::Result<()> {
+    print_diff(out, done.structured_patch.diff())?;
+    let verb = match done.kind {
+        WriteKind::Create => "created",
+        WriteKind::Update => "changed",
+    };
+    writeln!(out, "{verb} {}", done.file_path)
 }
 
 /// The human form of a change: the diff, then what changed.

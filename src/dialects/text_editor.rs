@@ -7,7 +7,7 @@ use crate::api::{
     TextEditorOutput, UndoInput, WriteInput,
 };
 use crate::disk::Kind;
-use crate::error::{ToolError, ToolResult};
+use crate::error::{Code, ToolError, ToolResult};
 use crate::session::Session;
 use crate::tools::{self, open::ReadRule};
 use std::path::Path;
@@ -68,7 +68,8 @@ pub fn run(session: &Session, input: TextEditorInput) -> ToolResult<TextEditorOu
                     ..LineEditInput::default()
                 },
                 TOOL,
-            )?;
+            )
+            .map_err(|e| insert_range(e, line))?;
             Ok(TextEditorOutput::Insert { path, result })
         }
         EditorCommand::UndoEdit => {
@@ -76,6 +77,26 @@ pub fn run(session: &Session, input: TextEditorInput) -> ToolResult<TextEditorOu
             Ok(TextEditorOutput::UndoEdit { path, result })
         }
     }
+}
+
+/// EDITOR-5: a line range error of the underlying LineEdit told in the insert command's own
+/// words (`insert_line`, 0 to the line count), so that the model can correct the parameter it
+/// actually sent.
+fn insert_range(e: ToolError, line: u64) -> ToolError {
+    let lines = match (
+        &e.code,
+        e.fields.get("lines").and_then(serde_json::Value::as_u64),
+    ) {
+        (Code::InvalidInput, Some(n)) => n,
+        _ => return e,
+    };
+    ToolError::invalid_input(format!(
+        "`insert_line` {line} is past the end of the file, which has {lines} line{}. Give 0 to \
+         insert at the top, or a line from 1 to {lines} to insert after it.",
+        if lines == 1 { "" } else { "s" }
+    ))
+    .with("field", "insert_line")
+    .with("lines", lines)
 }
 
 /// EDITOR-2: a file as Read shows it (a full view counts as a full Read), or a directory

@@ -305,6 +305,14 @@ fn editor_5_insert_after_a_line() {
         json!({"command": "insert", "path": "f.txt", "insert_line": 5, "insert_text": "x"}),
     );
     assert_eq!(e.fields.get("lines"), Some(&json!(4)));
+    // The message speaks of the parameter the model sent, with its valid range.
+    assert_eq!(e.fields.get("field"), Some(&json!("insert_line")));
+    assert!(
+        e.message.contains("`insert_line` 5") && e.message.contains("1 to 4"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("start_line"), "{}", e.message);
     t.refused(
         "f.txt",
         Code::InvalidInput,
