@@ -177,6 +177,35 @@ fn replace_all(c: &mut Criterion) {
     }
 }
 
+/// replace_all of an identifier used once on every line (a rename): 1,000 to 100,000 lines.
+/// Each hit's line is its own region, so the cost grows with the lines; it once grew with
+/// their square, the whole run of touching lines being diffed as one region.
+fn rename_every_line(c: &mut Criterion) {
+    let mut g = c.benchmark_group("replace_all_every_line/lf");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for lines in [1_000usize, 3_000, 10_000, 30_000, 100_000] {
+        let text: String = (0..lines)
+            .map(|i| format!("let v{i} = old_name;\n"))
+            .collect();
+        let f = Fixture::new(text.as_bytes());
+        let input = |old: &str, new: &str| {
+            json!({"file_path": f.path(), "old_string": old, "new_string": new,
+                   "replace_all": true})
+        };
+        toggling(
+            &mut g,
+            BenchmarkId::from_parameter(lines),
+            &f,
+            "Edit",
+            input("old_name", "new_name"),
+            input("new_name", "old_name"),
+        );
+    }
+    g.finish();
+}
+
 fn multi_edit(c: &mut Criterion) {
     for size in sizes() {
         let mut g = c.benchmark_group("multi_edit/lf");
@@ -290,6 +319,7 @@ criterion_group!(
     read,
     edit,
     replace_all,
+    rename_every_line,
     multi_edit,
     write,
     quote_fallback,

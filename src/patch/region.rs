@@ -1,13 +1,23 @@
-//! From replaced spans to changes: each span is widened to whole lines, spans whose lines touch
-//! are merged into a region, and a line diff runs over that region only.
+//! From replaced spans to changes: each span is widened to whole lines, spans that share a line
+//! are merged into a region, and a line diff runs over that region only; changes that end up
+//! side by side are then joined into one.
 //!
 //! This is why a patch costs what the edit costs, not what the file costs: the file is never
 //! diffed as a whole, and the common case — one line replaced by one line — skips the diff
-//! altogether. The line diff also guards against out-of-order operations from the diff library,
-//! falling back to a coarser but valid diff.
+//! altogether. Regions are never widened to lines that merely *touch*: a replace_all that renames
+//! an identifier on every line is 10,000 one-line regions, each known from its span, never one
+//! 10,000-line diff (quadratic, which a time-out used to cap — and no result may depend on a
+//! time-out). The line diff also guards against out-of-order operations from the diff library,
+//! falling back to a coarser but valid diff, and beyond [`DIFF_CAP`] lines a side the changed
+//! middle of a region is one replacement: the result depends on the sizes, never on the clock.
 
 use crate::text::Replacement;
-use std::time::{Duration, Instant};
+
+/// The most lines a side of a region's changed middle (common first and last lines removed)
+/// that is diffed line by line. Myers is O((N+M)·D); at this size its worst case is a few tens
+/// of milliseconds. A larger middle — only a single edit of thousands of changed lines makes
+/// one — is shown as one replacement, which is a valid diff of it.
+const DIFF_CAP: usize = 2_000;
 
 /// A run of removed and added lines, with where it sits in both texts.
 pub(super) struct Change<'a> {
@@ -45,7 +55,7 @@ pub(super) fn line_end(text: &str, at: usize) -> usize {
 
 /// The changes of each region, and the buffer their added lines are in.
 pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Change<'a>>, String) {
-    // 1. Widen every span to whole lines; merge spans whose line ranges touch.
+    // 1. Widen every span to whole lines; merge spans that share a line.
     // (first byte, end byte, the replacements in it as a range of `replacements`)
     let mut regions: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
     for (i, rep) in replacements.iter().enumerate() {
@@ -65,7 +75,7 @@ pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Ch
             line_end(old, rep.start)
         };
         match regions.last_mut() {
-            Some((_, end, reps)) if ls <= *end => {
+            Some((_, end, reps)) if ls < *end => {
                 *end = (*end).max(le);
                 reps.end = i + 1;
             }
@@ -78,7 +88,6 @@ pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Ch
     let mut line = 0; // 0-based old line at `at`
     let mut at = 0;
     let mut delta: isize = 0;
-    let deadline = Instant::now() + Duration::from_millis(500);
     for (ls, le, reps) in regions {
         line += memchr::memchr_iter(b'\n', &old.as_bytes()[at..ls]).count();
         at = ls;
@@ -122,7 +131,7 @@ pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Ch
             b += l.len();
         }
         offsets.push(b);
-        let ops = line_diff(&old_lines, &new_lines, deadline);
+        let ops = line_diff(&old_lines, &new_lines);
         let mut pending: Option<Change<'a>> = None;
         for op in ops {
             let (tag, old_range, new_range) = op.as_tag_tuple();
@@ -153,31 +162,67 @@ pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Ch
         out.extend(pending.take());
         delta += new_lines.len() as isize - old_lines.len() as isize;
     }
-    (out, added)
+    (join_adjacent(old, out), added)
+}
+
+/// Joins changes that sit side by side in both texts (a region ends where the next begins) into
+/// one: lines removed together, then lines added together, as a diff of the whole stretch would
+/// show them. The added lines of consecutive changes are consecutive in the buffer, because each
+/// change appends its own lines in order.
+fn join_adjacent<'a>(old: &'a str, changes: Vec<Change<'a>>) -> Vec<Change<'a>> {
+    let mut out: Vec<Change<'a>> = Vec::with_capacity(changes.len());
+    for c in changes {
+        if let Some(last) = out.last_mut() {
+            let touching = last.old_end_byte == c.old_start_byte
+                && last.new_line + last.added_count == c.new_line
+                && last.added.end == c.added.start;
+            if touching {
+                last.old_end_byte = c.old_end_byte;
+                last.removed_count += c.removed_count;
+                last.added_count += c.added_count;
+                last.added.end = c.added.end;
+                last.removed = &old[last.old_start_byte..last.old_end_byte];
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Myers line diff of a region, as operations that cover both sides in order.
+///
+/// The lines both sides share at the start and at the end are equal by definition; of the
+/// middle, up to [`DIFF_CAP`] lines a side are diffed, a larger middle is one replacement.
 ///
 /// similar 2.7's compaction pass can return operations with stale positions, out of order
 /// (fixed upstream in similar 3.1: "Compact emitting inconsistent DiffOp cursor positions");
 /// building hunks from those overflowed or produced wrong hunks. Such a list is recomputed
 /// without compaction, and if even that were not contiguous, the region becomes one
 /// replacement — a valid, if coarse, diff.
-fn line_diff(old: &[&str], new: &[&str], deadline: Instant) -> Vec<similar::DiffOp> {
-    let ops =
-        similar::capture_diff_slices_deadline(similar::Algorithm::Myers, old, new, Some(deadline));
+fn line_diff(old: &[&str], new: &[&str]) -> Vec<similar::DiffOp> {
+    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let tail = old[head..]
+        .iter()
+        .rev()
+        .zip(new[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if old.len() - head - tail > DIFF_CAP || new.len() - head - tail > DIFF_CAP {
+        return capped(old.len(), new.len(), head, tail);
+    }
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, old, new);
     if contiguous(&ops, old.len(), new.len()) {
         return ops;
     }
     let mut raw = similar::algorithms::Replace::new(similar::algorithms::Capture::new());
-    let done = similar::algorithms::diff_deadline(
+    let done = similar::algorithms::diff(
         similar::Algorithm::Myers,
         &mut raw,
         old,
         0..old.len(),
         new,
         0..new.len(),
-        Some(deadline),
     );
     let ops = raw.into_inner().into_ops();
     if done.is_ok() && contiguous(&ops, old.len(), new.len()) {
@@ -189,6 +234,46 @@ fn line_diff(old: &[&str], new: &[&str], deadline: Instant) -> Vec<similar::Diff
         new_index: 0,
         new_len: new.len(),
     }]
+}
+
+/// A region whose middle is too large to diff: the shared first and last lines are equal, the
+/// middle one replacement.
+fn capped(old_len: usize, new_len: usize, head: usize, tail: usize) -> Vec<similar::DiffOp> {
+    let mut ops = Vec::with_capacity(3);
+    if head > 0 {
+        ops.push(similar::DiffOp::Equal {
+            old_index: 0,
+            new_index: 0,
+            len: head,
+        });
+    }
+    let (old_mid, new_mid) = (old_len - head - tail, new_len - head - tail);
+    ops.push(match (old_mid, new_mid) {
+        (0, _) => similar::DiffOp::Insert {
+            old_index: head,
+            new_index: head,
+            new_len: new_mid,
+        },
+        (_, 0) => similar::DiffOp::Delete {
+            old_index: head,
+            old_len: old_mid,
+            new_index: head,
+        },
+        _ => similar::DiffOp::Replace {
+            old_index: head,
+            old_len: old_mid,
+            new_index: head,
+            new_len: new_mid,
+        },
+    });
+    if tail > 0 {
+        ops.push(similar::DiffOp::Equal {
+            old_index: old_len - tail,
+            new_index: new_len - tail,
+            len: tail,
+        });
+    }
+    ops
 }
 
 /// Whether `ops` cover `0..old_len` and `0..new_len` in order, without gaps or overlaps.

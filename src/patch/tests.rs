@@ -189,3 +189,72 @@ fn write_patch_of_empty_old_text() {
         "--- a/f\n+++ b/f\n@@ -0,0 +1,1 @@\n+a\n"
     );
 }
+
+#[test]
+fn edit_6_a_rename_on_every_line_is_one_change_known_from_its_spans() {
+    // replace_all whose hits sit on consecutive lines: every line is its own one-line region,
+    // joined into one change — removed lines, then added lines — with no diff of the stretch.
+    let n = 10_000;
+    let old: String = (0..n).map(|i| format!("let v{i} = old_name;\n")).collect();
+    let h = structured_patch(&old, &rep_all(&old, "old_name", "new_name"));
+    assert_eq!(h.len(), 1);
+    assert_eq!(
+        (
+            h[0].old_start,
+            h[0].old_lines,
+            h[0].new_start,
+            h[0].new_lines
+        ),
+        (1, n, 1, n)
+    );
+    let minus = (0..n).map(|i| format!("-let v{i} = old_name;"));
+    let plus = (0..n).map(|i| format!("+let v{i} = new_name;"));
+    let want: Vec<String> = minus.chain(plus).collect();
+    assert_eq!(h[0].lines, want);
+}
+
+#[test]
+fn edit_6_a_changed_middle_beyond_the_cap_is_one_replacement() {
+    // One edit rewriting 2,500 lines of which only the first and last change: the middle
+    // exceeds DIFF_CAP, so it is shown as one replacement — decided by size, not by a clock.
+    let block: Vec<String> = (0..2_500).map(|i| format!("l{i}\n")).collect();
+    let old = format!("top\n{}bottom\n", block.concat());
+    let mut new_block = block.clone();
+    new_block[0] = "L0\n".into();
+    new_block[2_499] = "L2499\n".into();
+    let start = 4;
+    let reps = vec![Replacement {
+        start,
+        end: start + block.concat().len(),
+        text: new_block.concat(),
+    }];
+    let h = structured_patch(&old, &reps);
+    assert_eq!(h.len(), 1);
+    assert_eq!(
+        (h[0].old_start, h[0].old_lines, h[0].new_lines),
+        (1, 2_502, 2_502)
+    );
+    let removed = h[0].lines.iter().filter(|l| l.starts_with('-')).count();
+    let added = h[0].lines.iter().filter(|l| l.starts_with('+')).count();
+    assert_eq!((removed, added), (2_500, 2_500));
+    assert_eq!(h[0].lines.first().map(String::as_str), Some(" top"));
+    assert_eq!(h[0].lines.last().map(String::as_str), Some(" bottom"));
+}
+
+#[test]
+fn edit_6_a_small_change_inside_a_large_edit_is_diffed_finely() {
+    // Below the cap after the shared first and last lines are set aside: a precise diff.
+    let block: Vec<String> = (0..5_000).map(|i| format!("l{i}\n")).collect();
+    let old = block.concat();
+    let mut new_block = block.clone();
+    new_block[2_500] = "changed\n".into();
+    let reps = vec![Replacement {
+        start: 0,
+        end: old.len(),
+        text: new_block.concat(),
+    }];
+    let h = structured_patch(&old, &reps);
+    assert_eq!(h.len(), 1);
+    let changed: Vec<&String> = h[0].lines.iter().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(changed, ["-l2500", "+changed"]);
+}
