@@ -11,7 +11,9 @@
 //!   lists fewer declares only the tool features of the tools it lists; each tool beyond the
 //!   five that it lists (`Undo`, `LineEdit`, the dialects) adds its own feature, and
 //!   `param_aliases` is declared only with `--mcp-features`;
-//! - a result without `isError` is the output (its `structuredContent`, else `{"content": TEXT}`);
+//! - a result without `isError` is the output: its `structuredContent`; else, when its text is
+//!   one JSON object (servers that predate structured content, Claude Code's among them, send
+//!   their result that way), that object; else `{"content": TEXT}`;
 //!   one with `isError: true` is the error object (`structuredContent.error` when it carries a
 //!   `code` and a `message`, else `{"code": "error", "message": TEXT}`).
 
@@ -166,7 +168,14 @@ pub fn to_reply(result: &CallToolResult) -> Reply {
     }
     Reply::Ok(match &result.structured_content {
         Some(s) => s.clone(),
-        None => json!({"content": text_of(result)}),
+        None => {
+            let text = text_of(result);
+            // The server's own JSON, read as it wrote it; any other text is shown as content.
+            match serde_json::from_str::<Value>(&text) {
+                Ok(object @ Value::Object(_)) => object,
+                _ => json!({"content": text}),
+            }
+        }
     })
 }
 
@@ -247,7 +256,13 @@ mod tests {
         let mut ok = CallToolResult::success(vec![ContentBlock::text("done")]);
         assert_eq!(to_reply(&ok), Reply::Ok(json!({"content": "done"})));
         ok.structured_content = Some(out.clone());
-        assert_eq!(to_reply(&ok), Reply::Ok(out));
+        assert_eq!(to_reply(&ok), Reply::Ok(out.clone()));
+
+        // A result whose text is a JSON object is that object; other JSON stays text.
+        let as_text = CallToolResult::success(vec![ContentBlock::text(out.to_string())]);
+        assert_eq!(to_reply(&as_text), Reply::Ok(out.clone()));
+        let list = CallToolResult::success(vec![ContentBlock::text("[1, 2]")]);
+        assert_eq!(to_reply(&list), Reply::Ok(json!({"content": "[1, 2]"})));
 
         let mut err = CallToolResult::error(vec![
             ContentBlock::text("no such"),
