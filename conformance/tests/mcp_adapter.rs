@@ -4,6 +4,7 @@
 //! sandbox, and a server that exits or hangs mid-case ending that case only.
 
 use editref_conform::adapter::{Adapter, AdapterError, Reply};
+use editref_conform::mcp::inputs::{ErrorRules, InputMap};
 use editref_conform::mcp::mapping::ToolMap;
 use editref_conform::mcp::Mcp;
 use serde_json::{json, Value};
@@ -89,6 +90,48 @@ fn calls_go_to_the_mapped_tools_and_every_result_shape_becomes_a_reply() {
         Reply::Err(e) => assert_eq!(e["code"], "protocol_error", "{e}"),
         other => panic!("MCP arguments are an object: {other:?}"),
     }
+    a.case_end().unwrap();
+    a.shutdown();
+}
+
+#[test]
+fn input_templates_rename_arguments_and_error_rules_name_codes() {
+    let inputs = InputMap::parse(&[
+        r#"Edit={"path":"$file_path","edits":[{"oldText":"$old_string","newText":"$new_string"}],"how":"$how"}"#
+            .to_string(),
+    ])
+    .unwrap();
+    let errors = ErrorRules::parse(&["file_not_found=no such file".to_string()]).unwrap();
+    let mut a = adapter(Duration::from_secs(20))
+        .with_inputs(inputs)
+        .with_errors(errors);
+    a.hello().unwrap();
+    let (_keep, dir) = sandbox();
+    a.case_start("x/templates", &dir).unwrap();
+    let input = json!({"file_path": "a.txt", "old_string": "x", "new_string": "y",
+                       "replace_all": false, "how": "echo"});
+    assert_eq!(
+        a.call(1, "Edit", &input).unwrap(),
+        Reply::Ok(json!({"arguments": {"path": "a.txt",
+            "edits": [{"oldText": "x", "newText": "y"}], "how": "echo"}})),
+        "the server gets the template's arguments, and only those"
+    );
+    // A tool without a template gets the corpus input as it is.
+    assert_eq!(
+        a.call(2, "Read", &json!({"file_path": "a.txt", "how": "echo"}))
+            .unwrap(),
+        Reply::Ok(json!({"arguments": {"file_path": "a.txt", "how": "echo"}}))
+    );
+    assert_eq!(
+        how(&mut a, "Edit", "refuse").unwrap(),
+        Reply::Err(json!({"code": "file_not_found", "message": "no such file"})),
+        "an error given only as text gets the code its rule names"
+    );
+    assert_eq!(
+        how(&mut a, "Edit", "refuse_structured").unwrap(),
+        Reply::Err(json!({"code": "ambiguous", "message": "twice", "count": 2})),
+        "a server's own code is never relabelled"
+    );
     a.case_end().unwrap();
     a.shutdown();
 }

@@ -4,7 +4,7 @@
 It speaks JSON-RPC, one message per line, over stdio, and lists two tools under names of its
 own: edit_file and read_text_file. What a call does is chosen by its `how` argument, so a test
 can make the server answer in each shape the adapter must map: a plain result, a structured
-one, a refusal with or without an error object, a JSON-RPC error, an exit mid-call, a hang.
+one, the arguments it got, a refusal with or without an error object, a JSON-RPC error, an exit mid-call, a hang.
 """
 import json
 import os
@@ -51,6 +51,8 @@ def call(name, args):
     if how == "refuse_structured":
         error = {"code": "ambiguous", "message": "twice", "count": 2}
         return {"content": text("refused"), "isError": True, "structuredContent": {"error": error}}
+    if how == "echo":
+        return {"content": text("echo"), "structuredContent": {"arguments": args}}
     if how == "roots":
         return {"content": text("roots"), "structuredContent": {"roots": ask_roots()}}
     if how == "exit":

@@ -59,6 +59,16 @@ pub(super) struct RunArgs {
     /// (with --mcp; a tool not named keeps its corpus name).
     #[arg(long, value_name = "TOOL=NAME,...", requires = "mcp", conflicts_with_all = ["implementation", "builtin"])]
     pub(super) mcp_tools: Option<String>,
+    /// The server's arguments for a corpus tool, as a JSON template in which "$name" stands
+    /// for the call's field `name` (repeatable; with --mcp), e.g.
+    /// `Write={"path":"$file_path","content":"$content"}`. Fields the template does not name
+    /// are not sent; `{"$each":"$edits","as":{...}}` maps a list element by element.
+    #[arg(long, value_name = "TOOL=JSON", requires = "mcp")]
+    pub(super) mcp_input: Vec<String>,
+    /// The SPEC.md error code of error results whose text contains TEXT (repeatable; with
+    /// --mcp), e.g. `not_found=Could not find exact match`, for servers whose errors are text.
+    #[arg(long, value_name = "CODE=TEXT", requires = "mcp")]
+    pub(super) mcp_error: Vec<String>,
     /// The features the server declares, comma-separated (with --mcp). Default: the whole
     /// vocabulary when it lists all five tools, else the tool features of those it lists.
     #[arg(long, value_name = "FEATURE,...", requires = "mcp", conflicts_with_all = ["implementation", "builtin"])]

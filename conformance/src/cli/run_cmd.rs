@@ -14,6 +14,7 @@ use super::{load_corpus, plan, usage, EXIT_NO_CASES};
 use crate::adapter::{Builtin, Hello};
 use crate::case::Level;
 use crate::manifest;
+use crate::mcp::inputs::{ErrorRules, InputMap};
 use crate::mcp::mapping::{self, ToolMap};
 use crate::mcp::Mcp;
 use crate::report::{
@@ -25,11 +26,18 @@ use crate::subprocess::Subprocess;
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
-/// The `--mcp` adapter with its `--mcp-tools` and `--mcp-features`.
+/// The `--mcp` adapter with its `--mcp-tools`, `--mcp-input`, `--mcp-error` and
+/// `--mcp-features`.
 fn mcp_adapter(args: &RunArgs, command: &str, timeout: Duration) -> Result<Mcp, String> {
     let mut adapter = Mcp::new(command, timeout, !args.show_stderr)?;
     if let Some(spec) = &args.mcp_tools {
         adapter = adapter.with_tools(ToolMap::parse(spec)?);
+    }
+    if !args.mcp_input.is_empty() {
+        adapter = adapter.with_inputs(InputMap::parse(&args.mcp_input)?);
+    }
+    if !args.mcp_error.is_empty() {
+        adapter = adapter.with_errors(ErrorRules::parse(&args.mcp_error)?);
     }
     if let Some(spec) = &args.mcp_features {
         adapter = adapter.with_features(mapping::parse_features(spec));

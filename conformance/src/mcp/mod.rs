@@ -7,18 +7,22 @@
 //! its only root; `case_end` closes it. The handshake (`hello`) starts one more, in an empty
 //! directory, to learn the server's name and tools. Calls go out as `tools/call` with the
 //! case's input as arguments. [`client`] holds the connection, [`mapping`] the translation:
-//! tool names, features, and results to replies.
+//! tool names, features, and results to replies; [`inputs`] the argument templates
+//! (`--mcp-input`) and error codes by text (`--mcp-error`) for servers with tools of their own
+//! shape.
 //!
 //! A server that exits, breaks the protocol or does not answer within the per-call timeout ends
 //! the case as `crash` or `timeout`, exactly as an adapter process would; it is killed, and the
 //! next case starts a new one.
 
 pub mod client;
+pub mod inputs;
 pub mod mapping;
 
 use crate::adapter::{Adapter, AdapterError, Hello, Reply};
 use crate::sandbox::Sandbox;
 use client::{Connection, Failure};
+use inputs::{ErrorRules, InputMap};
 use mapping::{derive_features, protocol_error, to_reply, ToolMap};
 use serde_json::Value;
 use std::path::Path;
@@ -33,6 +37,8 @@ pub struct Mcp {
     /// The current case's cap on the per-call timeout (tool calls only).
     cap: Option<Duration>,
     tools: ToolMap,
+    inputs: InputMap,
+    errors: ErrorRules,
     features: Option<Vec<String>>,
     /// The server's stderr, collected for [`Adapter::take_stderr`]; `None` lets it through.
     stderr: Option<Arc<Mutex<Vec<u8>>>>,
@@ -59,6 +65,8 @@ impl Mcp {
             timeout,
             cap: None,
             tools: ToolMap::default(),
+            inputs: InputMap::default(),
+            errors: ErrorRules::default(),
             features: None,
             stderr: capture_stderr.then(Arc::default),
             runtime,
@@ -71,6 +79,18 @@ impl Mcp {
     /// Maps corpus tool names to the server's (`--mcp-tools`).
     pub fn with_tools(mut self, tools: ToolMap) -> Mcp {
         self.tools = tools;
+        self
+    }
+
+    /// Sends the arguments of these templates instead of the corpus input (`--mcp-input`).
+    pub fn with_inputs(mut self, inputs: InputMap) -> Mcp {
+        self.inputs = inputs;
+        self
+    }
+
+    /// Gives error results that carry only text the code their text names (`--mcp-error`).
+    pub fn with_errors(mut self, errors: ErrorRules) -> Mcp {
+        self.errors = errors;
         self
     }
 
@@ -89,6 +109,26 @@ impl Mcp {
             self.stderr.clone(),
         )
         .map_err(|f| adapter_error(f, "starting the server", self.timeout))
+    }
+
+    /// An error the server gave only as text (code `error`), with the code an `--mcp-error`
+    /// rule finds in its message.
+    fn relabel(&self, reply: Reply) -> Reply {
+        match reply {
+            Reply::Err(mut e) => {
+                let generic = e.get("code").and_then(Value::as_str) == Some("error");
+                let found = e
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .and_then(|m| self.errors.code_for(m))
+                    .map(str::to_string);
+                if let (true, Some(code), Some(obj)) = (generic, found, e.as_object_mut()) {
+                    obj.insert("code".into(), Value::String(code));
+                }
+                Reply::Err(e)
+            }
+            ok => ok,
+        }
     }
 
     /// Kills the current server, if any.
@@ -158,8 +198,9 @@ impl Adapter for Mcp {
         };
         let name = self.tools.call_name(tool, &self.listed);
         let timeout = crate::adapter::capped(self.timeout, self.cap);
-        match conn.call(&self.runtime, timeout, name, arguments.clone()) {
-            Ok(result) => Ok(to_reply(&result)),
+        let arguments = self.inputs.arguments(tool, arguments);
+        match conn.call(&self.runtime, timeout, name, arguments) {
+            Ok(result) => Ok(self.relabel(to_reply(&result))),
             Err(Failure::Protocol(m)) => Ok(protocol_error(m)),
             Err(f) => {
                 let e = adapter_error(f, &what, timeout);
