@@ -6,7 +6,7 @@ use std::fmt;
 /// Why a patch (or one operation) cannot be parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
-    /// The 1-based line of the patch text (for [`parse_operation`], of the diff) where the
+    /// The 1-based line of the patch text (for [`parse_operation`](super::parse::parse_operation), of the diff) where the
     /// problem is; one past the last line when the text ends too early; 0 when the problem is
     /// not in the text (an operation's type or path).
     pub line: usize,

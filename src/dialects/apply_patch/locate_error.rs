@@ -8,9 +8,9 @@ use std::fmt;
 pub enum LocateError {
     /// An anchor, or the chunk's old lines, do not occur where the chunk allows them.
     NotFound {
-        /// Index of the chunk in the slice given to [`locate`] (from 0).
+        /// Index of the chunk in the slice given to [`locate`](super::seek::locate) (from 0).
         chunk: usize,
-        /// The chunk's [`Chunk::line`] in the patch.
+        /// The chunk's [`Chunk::line`](super::Chunk::line) in the patch.
         patch_line: usize,
         /// `"anchor"` or `"lines"`.
         what: &'static str,
@@ -24,9 +24,9 @@ pub enum LocateError {
     },
     /// The chunk fits at more than one place (APPLY-6).
     Ambiguous {
-        /// Index of the chunk in the slice given to [`locate`] (from 0).
+        /// Index of the chunk in the slice given to [`locate`](super::seek::locate) (from 0).
         chunk: usize,
-        /// The chunk's [`Chunk::line`] in the patch.
+        /// The chunk's [`Chunk::line`](super::Chunk::line) in the patch.
         patch_line: usize,
         /// `"lines"` when the old lines fit at several places; `"anchor"` when a chunk that only
         /// adds lines has an anchor that occurs at several places.
