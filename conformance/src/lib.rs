@@ -13,7 +13,8 @@
 //!   observes what it is;
 //! - [`adapter`] is the implementation under test as a trait — [`subprocess`] for any program
 //!   speaking the protocol, [`mcp`] for any MCP server offering the tools (the harness is its
-//!   client), [`adapter::Builtin`] for editref's own library in process;
+//!   client), [`adapter::Builtin`] for editref's own library in process; [`surrogates`] lets
+//!   both decode the valid JSON serde_json refuses (lone surrogate escapes);
 //! - [`check`] judges replies (subset match) and the final tree (expectations, unlisted files,
 //!   residue);
 //! - [`run`] runs a case and turns results into statuses, expectations (xfail/xpass), exit
@@ -38,5 +39,6 @@ pub mod report;
 pub mod run;
 pub mod sandbox;
 pub mod subprocess;
+pub mod surrogates;
 
 pub use cli::{help_text, run_cli, EXIT_NO_CASES};

@@ -244,8 +244,8 @@ impl Subprocess {
                 t.to_string()
             }
         };
-        let value: Value =
-            serde_json::from_str(text.trim_end_matches(['\n', '\r'])).map_err(|e| {
+        let value: Value = crate::surrogates::parse_line(text.trim_end_matches(['\n', '\r']))
+            .map_err(|e| {
                 AdapterError::Crash(format!(
                     "the reply to {what} is not JSON ({e}): {:?}",
                     shown()

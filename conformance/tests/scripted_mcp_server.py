@@ -4,7 +4,8 @@
 It speaks JSON-RPC, one message per line, over stdio, and lists two tools under names of its
 own: edit_file and read_text_file. What a call does is chosen by its `how` argument, so a test
 can make the server answer in each shape the adapter must map: a plain result, a structured
-one, a refusal with or without an error object, a JSON-RPC error, an exit mid-call, a hang.
+one, a refusal with or without an error object, a JSON-RPC error, an exit mid-call, a hang, and
+a result holding a lone surrogate escape (valid JSON that strict decoders refuse).
 """
 import json
 import os
@@ -51,6 +52,9 @@ def call(name, args):
     if how == "refuse_structured":
         error = {"code": "ambiguous", "message": "twice", "count": 2}
         return {"content": text("refused"), "isError": True, "structuredContent": {"error": error}}
+    if how == "lone_surrogate":
+        # json.dumps writes U+D800 as the escape \ud800: valid JSON text, a lone surrogate.
+        return {"content": text("read"), "structuredContent": {"file": {"content": "1\t\ud800"}}}
     if how == "roots":
         return {"content": text("roots"), "structuredContent": {"roots": ask_roots()}}
     if how == "exit":
