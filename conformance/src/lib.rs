@@ -16,7 +16,7 @@
 //!   client), [`adapter::Builtin`] for editref's own library in process; [`surrogates`] lets
 //!   both decode the valid JSON serde_json refuses (lone surrogate escapes);
 //! - [`check`] judges replies (subset match) and the final tree (expectations, unlisted files,
-//!   residue);
+//!   residue), each check with the [`class`] of what it judges (data, contract, presentation);
 //! - [`run`] runs a case and turns results into statuses, expectations (xfail/xpass), exit
 //!   codes and certification;
 //! - [`report`] writes what a run found (JSON, JUnit XML, TAP, a Markdown summary),
@@ -30,6 +30,7 @@
 pub mod adapter;
 pub mod case;
 pub mod check;
+pub mod class;
 pub mod cli;
 pub mod load;
 pub mod manifest;
