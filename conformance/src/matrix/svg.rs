@@ -170,7 +170,7 @@ mod tests {
         assert!(text.contains("other") && text.contains("tool 1"));
         for area in ["edit", "eol", "path"] {
             assert!(
-                svg.contains(&format!("class=\"area\" x=\"4\" y=")) && text.contains(area),
+                svg.contains(&format!(">{area}</text>")) && text.contains(area),
                 "{area}"
             );
         }
