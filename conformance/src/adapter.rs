@@ -5,6 +5,7 @@
 //! implementation is a child process speaking JSON lines ([`crate::subprocess`]) or the
 //! reference library called directly ([`Builtin`]).
 
+pub use crate::check::ReadFormat;
 use editref::session::{Config, Session};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -20,6 +21,10 @@ pub struct Hello {
     pub version: String,
     /// Declared features; cases requiring others are skipped.
     pub features: Vec<String>,
+    /// How its Read numbers lines (`read_format`, `tab` when not said): Read content is
+    /// compared in that form, so a tool is judged in its own terms where the spec allows more
+    /// than one.
+    pub read_format: ReadFormat,
 }
 
 /// A tool call's answer: the output, or the error object (`code`, `message`, fields).
@@ -163,6 +168,7 @@ impl Adapter for Builtin {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            read_format: ReadFormat::Tab,
         })
     }
 

@@ -4,6 +4,7 @@
 //! runner never has to report a malformed case halfway through a run. The raw YAML shapes and
 //! the checks that turn them into these types live in [`crate::load`].
 
+pub use crate::class::Class;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -100,6 +101,8 @@ pub struct ExpectFile {
     /// The file must have been replaced by a new inode (DISK-1's rename), not rewritten in
     /// place: an in-place rewrite is what leaves a half-written file when the writer dies.
     pub replaced: bool,
+    /// The class the case names for these checks (`class:`), instead of data.
+    pub class: Option<Class>,
 }
 
 /// What a call must produce.
@@ -130,6 +133,9 @@ pub enum Step {
         input: Value,
         /// The required result; `None` means "must succeed".
         expect: Option<Expect>,
+        /// The class the case names for this expectation (`class:` in `expect`), instead of
+        /// the one derived from what it checks.
+        class: Option<Class>,
     },
     /// Another program rewrites the file.
     Modify {

@@ -13,9 +13,10 @@
 //!   observes what it is;
 //! - [`adapter`] is the implementation under test as a trait — [`subprocess`] for any program
 //!   speaking the protocol, [`mcp`] for any MCP server offering the tools (the harness is its
-//!   client), [`adapter::Builtin`] for editref's own library in process;
+//!   client), [`adapter::Builtin`] for editref's own library in process; [`surrogates`] lets
+//!   both decode the valid JSON serde_json refuses (lone surrogate escapes);
 //! - [`check`] judges replies (subset match) and the final tree (expectations, unlisted files,
-//!   residue);
+//!   residue), each check with the [`class`] of what it judges (data, contract, presentation);
 //! - [`run`] runs a case and turns results into statuses, expectations (xfail/xpass), exit
 //!   codes and certification;
 //! - [`report`] writes what a run found (JSON, JUnit XML, TAP, a Markdown summary),
@@ -29,6 +30,7 @@
 pub mod adapter;
 pub mod case;
 pub mod check;
+pub mod class;
 pub mod cli;
 pub mod load;
 pub mod manifest;
@@ -38,5 +40,6 @@ pub mod report;
 pub mod run;
 pub mod sandbox;
 pub mod subprocess;
+pub mod surrogates;
 
 pub use cli::{help_text, run_cli, EXIT_NO_CASES};

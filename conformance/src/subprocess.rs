@@ -7,7 +7,7 @@
 //! process (with a new `hello`) serves the next case. Its stderr is either passed through or
 //! captured and handed to the case record.
 
-use crate::adapter::{Adapter, AdapterError, Hello, Reply};
+use crate::adapter::{Adapter, AdapterError, Hello, ReadFormat, Reply};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -244,8 +244,8 @@ impl Subprocess {
                 t.to_string()
             }
         };
-        let value: Value =
-            serde_json::from_str(text.trim_end_matches(['\n', '\r'])).map_err(|e| {
+        let value: Value = crate::surrogates::parse_line(text.trim_end_matches(['\n', '\r']))
+            .map_err(|e| {
                 AdapterError::Crash(format!(
                     "the reply to {what} is not JSON ({e}): {:?}",
                     shown()
@@ -297,10 +297,19 @@ fn parse_hello(reply: &Value) -> Result<Hello, AdapterError> {
             ))
         }
     };
+    let read_format = match reply.get("read_format") {
+        None | Some(Value::Null) => ReadFormat::Tab,
+        Some(v) => v.as_str().and_then(ReadFormat::parse).ok_or_else(|| {
+            AdapterError::Crash(format!(
+                "the hello reply's `read_format` is {v}; it is one of \"tab\", \"arrow\", \"plain\""
+            ))
+        })?,
+    };
     Ok(Hello {
         name: field("name"),
         version: field("version"),
         features,
+        read_format,
     })
 }
 
@@ -538,6 +547,26 @@ for line in sys.stdin:
         );
         a.shutdown();
         assert!(a.proc.is_none());
+    }
+
+    #[test]
+    fn hello_may_declare_its_read_format() {
+        let hello = |extra: Value| {
+            let mut h = json!({"type": "hello", "protocol": 1, "features": []});
+            if let (Value::Object(h), Value::Object(e)) = (&mut h, extra) {
+                h.extend(e);
+            }
+            parse_hello(&h)
+        };
+        assert_eq!(hello(json!({})).unwrap().read_format, ReadFormat::Tab);
+        assert_eq!(
+            hello(json!({"read_format": "arrow"})).unwrap().read_format,
+            ReadFormat::Arrow
+        );
+        match hello(json!({"read_format": "numbered"})) {
+            Err(AdapterError::Crash(m)) => assert!(m.contains("read_format"), "{m}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

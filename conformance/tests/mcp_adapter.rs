@@ -69,6 +69,11 @@ fn calls_go_to_the_mapped_tools_and_every_result_shape_becomes_a_reply() {
         how(&mut a, "Edit", "refuse_structured").unwrap(),
         Reply::Err(json!({"code": "ambiguous", "message": "twice", "count": 2}))
     );
+    assert_eq!(
+        how(&mut a, "Read", "lone_surrogate").unwrap(),
+        Reply::Ok(json!({"file": {"content": "1\t\u{fffd}"}})),
+        "a lone surrogate escape is valid JSON: decoded (as U+FFFD), not a dropped message"
+    );
     match how(&mut a, "Edit", "roots").unwrap() {
         Reply::Ok(out) => assert_eq!(
             out["roots"],

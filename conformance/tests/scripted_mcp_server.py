@@ -4,7 +4,9 @@
 It speaks JSON-RPC, one message per line, over stdio, and lists two tools under names of its
 own: edit_file and read_text_file. What a call does is chosen by its `how` argument, so a test
 can make the server answer in each shape the adapter must map: a plain result, a structured
-one, the arguments it got, a refusal with or without an error object, a JSON-RPC error, an exit mid-call, a hang.
+one, the arguments it got, a refusal with or without an error object, a JSON-RPC error, an exit
+mid-call, a hang, and a result holding a lone surrogate escape (valid JSON that strict decoders
+refuse).
 """
 import json
 import os
@@ -53,6 +55,9 @@ def call(name, args):
         return {"content": text("refused"), "isError": True, "structuredContent": {"error": error}}
     if how == "echo":
         return {"content": text("echo"), "structuredContent": {"arguments": args}}
+    if how == "lone_surrogate":
+        # json.dumps writes U+D800 as the escape \ud800: valid JSON text, a lone surrogate.
+        return {"content": text("read"), "structuredContent": {"file": {"content": "1\t\ud800"}}}
     if how == "roots":
         return {"content": text("roots"), "structuredContent": {"roots": ask_roots()}}
     if how == "exit":

@@ -9,6 +9,7 @@
 use super::evidence::{actual_json, bytes_failure, bytes_json, kind, known_json};
 use super::Failure;
 use crate::case::{Content, ExpectFile};
+use crate::class::Class;
 use crate::sandbox::{self, Actual, Known, Sandbox};
 use serde_json::{json, Value};
 use std::fs;
@@ -22,6 +23,7 @@ pub(super) fn compare_known(path: &str, known: &Known, actual: &Actual) -> Optio
         expected: Some(known_json(known)),
         actual: Some(actual_json(actual)),
         diff: None,
+        classes: vec![Class::Data],
     };
     match (known, actual) {
         (
@@ -99,6 +101,7 @@ pub(super) fn check_expect_file(
         expected: Some(expected),
         actual: Some(actual_json(&here)),
         diff: None,
+        classes: vec![Class::Data],
     };
     if e.absent {
         return (here != Actual::Absent).then(|| {
@@ -145,6 +148,7 @@ pub(super) fn check_expect_file(
                     expected: Some(bytes_json(want)),
                     actual: Some(actual_json(other)),
                     diff: None,
+                    classes: vec![Class::Data],
                 })
             }
         },

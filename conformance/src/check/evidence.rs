@@ -6,6 +6,7 @@
 //! bytes or entries renders them through here, so they read alike in every report format.
 
 use super::Failure;
+use crate::class::Class;
 use crate::sandbox::{Actual, Known};
 use serde_json::{json, Value};
 
@@ -186,6 +187,7 @@ pub(super) fn bytes_failure(path: &str, what: &str, expected: &[u8], actual: &[u
         expected: Some(bytes_json(expected)),
         actual: Some(bytes_json(actual)),
         diff: short_diff(expected, actual),
+        classes: vec![Class::Data],
     }
 }
 

@@ -8,17 +8,21 @@
 //! The checks are split by what they judge, since each has rules of its own: `reply` holds the
 //! subset rule for replies, `tree` the walk over the final tree and the residue rule, `entry`
 //! the checks of one file, and `evidence` how bytes and entries are shown, which all of them
-//! share. The public items are re-exported here.
+//! share, and `read_form` how Read's line prefixes are compared when a tool declared a form
+//! other than the spec's. The public items are re-exported here.
 
 mod entry;
 mod evidence;
+mod read_form;
 mod reply;
 mod tree;
 
 pub use evidence::{bytes_json, escape_bytes, short_diff};
-pub use reply::{check_call, expect_json, json_eq, subset, Mismatch};
+pub use read_form::{actual_for, comparable, expected_for, ReadFormat};
+pub use reply::{check_call, expect_json, json_eq, subset, CallCheck, Mismatch};
 pub use tree::check_tree;
 
+use crate::class::Class;
 use serde_json::Value;
 
 /// Why a case did not pass, with the evidence.
@@ -32,4 +36,7 @@ pub struct Failure {
     pub actual: Option<Value>,
     /// A short unified diff of the two texts, when both are text.
     pub diff: Option<String>,
+    /// The classes of what did not hold (data, contract, presentation), sorted; the final
+    /// tree's checks are data unless the case says otherwise.
+    pub classes: Vec<Class>,
 }

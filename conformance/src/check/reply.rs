@@ -6,9 +6,11 @@
 //! keys yes, partial arrays no, numbers by value). It is a rule of the corpus, not of JSON,
 //! which is why it lives apart from the file checks and is tested on its own.
 
+use super::read_form::{comparable, ReadFormat};
 use super::Failure;
 use crate::adapter::Reply;
 use crate::case::Expect;
+use crate::class::{self, Class};
 use serde_json::{json, Map, Value};
 
 /// Scalar equality as the corpus means it: numbers by value (`1` equals `1.0`), everything else
@@ -122,54 +124,108 @@ pub fn expect_json(expect: Option<&Expect>) -> Value {
     }
 }
 
-/// Judges one reply. `label` names the step in the reason ("step 2 (Edit)").
-pub fn check_call(label: &str, expect: Option<&Expect>, reply: &Reply) -> Result<(), Box<Failure>> {
-    let fail = |reason: String| Failure {
-        reason: format!("{label}: {reason}"),
-        expected: Some(expect_json(expect)),
-        actual: Some(reply.to_json()),
-        diff: None,
+/// One call as its reply is judged: what was called, what the case expects of it, and what the
+/// tool declared about itself.
+#[derive(Debug, Clone, Copy)]
+pub struct CallCheck<'a> {
+    /// The corpus tool name.
+    pub tool: &'a str,
+    /// The input as the case wrote it (the text editor's `command` decides what it shows).
+    pub input: &'a Value,
+    /// The required result; `None` means "must succeed".
+    pub expect: Option<&'a Expect>,
+    /// The class the case names for this expectation, overriding the derived one.
+    pub class: Option<Class>,
+    /// The form the tool numbers Read's lines in.
+    pub read_format: ReadFormat,
+}
+
+impl<'a> CallCheck<'a> {
+    /// A check of `expect` on a call of `tool` with `input`, classes derived, spec read form.
+    pub fn new(tool: &'a str, input: &'a Value, expect: Option<&'a Expect>) -> CallCheck<'a> {
+        CallCheck {
+            tool,
+            input,
+            expect,
+            class: None,
+            read_format: ReadFormat::Tab,
+        }
+    }
+}
+
+/// Judges one reply. `label` names the step in the reason ("step 2 (Edit)"). The failure
+/// carries the classes of what did not hold (see [`crate::class`]): the override of the case
+/// when it names one, else contract for `ok`, codes and error fields and the derived class of
+/// each output field that differs.
+pub fn check_call(label: &str, call: &CallCheck<'_>, reply: &Reply) -> Result<(), Box<Failure>> {
+    let expect = call.expect;
+    let fail = |reason: String, derived: Vec<Class>| {
+        Box::new(Failure {
+            reason: format!("{label}: {reason}"),
+            expected: Some(expect_json(expect)),
+            actual: Some(reply.to_json()),
+            diff: None,
+            classes: call.class.map_or(derived, |c| vec![c]),
+        })
     };
+    let contract = || vec![Class::Contract];
     match (expect, reply) {
         (None | Some(Expect::Ok { output: None }), Reply::Ok(_)) => Ok(()),
         (Some(Expect::Ok { output: Some(want) }), Reply::Ok(got)) => {
-            let mismatches = subset(want, got);
+            let file = class::read_file_path(call.tool, call.input);
+            let (want, got) = comparable(want, got, file, call.read_format);
+            let mismatches = subset(&want, &got);
             if mismatches.is_empty() {
-                Ok(())
-            } else {
-                let mut reason: Vec<String> = mismatches.iter().take(3).map(describe).collect();
-                if mismatches.len() > 3 {
-                    reason.push(format!("and {} more", mismatches.len() - 3));
-                }
-                Err(Box::new(fail(format!(
-                    "output differs: {}",
-                    reason.join("; ")
-                ))))
+                return Ok(());
             }
+            let mut classes: Vec<Class> = mismatches
+                .iter()
+                .flat_map(|m| {
+                    class::of_output_mismatch(call.tool, call.input, &m.path, &m.expected)
+                })
+                .collect();
+            classes.sort();
+            classes.dedup();
+            let mut reason: Vec<String> = mismatches.iter().take(3).map(describe).collect();
+            if mismatches.len() > 3 {
+                reason.push(format!("and {} more", mismatches.len() - 3));
+            }
+            let declared = match (file, call.read_format) {
+                (Some(_), f) if f != ReadFormat::Tab => {
+                    format!(" (content compared in the declared read format, {f})")
+                }
+                _ => String::new(),
+            };
+            Err(fail(
+                format!("output differs{declared}: {}", reason.join("; ")),
+                classes,
+            ))
         }
-        (None | Some(Expect::Ok { .. }), Reply::Err(e)) => Err(Box::new(fail(format!(
-            "expected success, got error {}",
-            error_code(e)
-        )))),
-        (Some(Expect::Error { code, .. }), Reply::Ok(_)) => Err(Box::new(fail(format!(
-            "expected error {code}, got success"
-        )))),
+        (None | Some(Expect::Ok { .. }), Reply::Err(e)) => Err(fail(
+            format!("expected success, got error {}", error_code(e)),
+            contract(),
+        )),
+        (Some(Expect::Error { code, .. }), Reply::Ok(_)) => Err(fail(
+            format!("expected error {code}, got success"),
+            contract(),
+        )),
         (Some(Expect::Error { code, fields }), Reply::Err(e)) => {
             let got = error_code(e);
             if got != *code {
-                return Err(Box::new(fail(format!(
-                    "expected error {code}, got error {got}"
-                ))));
+                return Err(fail(
+                    format!("expected error {code}, got error {got}"),
+                    contract(),
+                ));
             }
             let mismatches = subset(&Value::Object(fields.clone()), e);
             if mismatches.is_empty() {
                 Ok(())
             } else {
                 let reason: Vec<String> = mismatches.iter().take(3).map(describe).collect();
-                Err(Box::new(fail(format!(
-                    "error {code} with other fields: {}",
-                    reason.join("; ")
-                ))))
+                Err(fail(
+                    format!("error {code} with other fields: {}", reason.join("; ")),
+                    contract(),
+                ))
             }
         }
     }
@@ -215,12 +271,17 @@ mod tests {
         let ok = Reply::Ok(json!({"replacements": 1}));
         let err =
             Reply::Err(json!({"code": "ambiguous", "message": "m", "count": 2, "lines": [1, 3]}));
-        assert!(check_call("s", None, &ok).is_ok());
-        assert!(check_call("s", None, &err).is_err());
+        let input = json!({});
+        fn check<'a>(input: &'a Value, e: Option<&'a Expect>) -> CallCheck<'a> {
+            CallCheck::new("Edit", input, e)
+        }
+        assert!(check_call("s", &check(&input, None), &ok).is_ok());
+        assert!(check_call("s", &check(&input, None), &err).is_err());
         let want = Expect::Ok {
             output: Some(json!({"replacements": 2})),
         };
-        let f = check_call("step 1 (Edit)", Some(&want), &ok).unwrap_err();
+        let f = check_call("step 1 (Edit)", &check(&input, Some(&want)), &ok).unwrap_err();
+        assert_eq!(f.classes, vec![Class::Contract]);
         assert!(
             f.reason.contains("replacements: expected 2, got 1"),
             "{}",
@@ -230,15 +291,70 @@ mod tests {
             code: c.into(),
             fields: fields.as_object().cloned().unwrap_or_default(),
         };
-        assert!(check_call("s", Some(&code("ambiguous", json!({}))), &err).is_ok());
         assert!(check_call(
             "s",
-            Some(&code("ambiguous", json!({"count": 2, "lines": [1, 3]}))),
+            &check(&input, Some(&code("ambiguous", json!({})))),
             &err
         )
         .is_ok());
-        assert!(check_call("s", Some(&code("ambiguous", json!({"count": 3}))), &err).is_err());
-        assert!(check_call("s", Some(&code("not_found", json!({}))), &err).is_err());
-        assert!(check_call("s", Some(&code("not_found", json!({}))), &ok).is_err());
+        assert!(check_call(
+            "s",
+            &check(
+                &input,
+                Some(&code("ambiguous", json!({"count": 2, "lines": [1, 3]})))
+            ),
+            &err
+        )
+        .is_ok());
+        assert!(check_call(
+            "s",
+            &check(&input, Some(&code("ambiguous", json!({"count": 3})))),
+            &err
+        )
+        .is_err());
+        assert!(check_call(
+            "s",
+            &check(&input, Some(&code("not_found", json!({})))),
+            &err
+        )
+        .is_err());
+        assert!(check_call(
+            "s",
+            &check(&input, Some(&code("not_found", json!({})))),
+            &ok
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn read_text_is_presentation_and_judged_in_the_declared_form() {
+        let input = json!({"file_path": "a.txt"});
+        let want = Expect::Ok {
+            output: Some(json!({"type": "text", "file": {"content": "1\ta\n2\tb", "numLines": 2}})),
+        };
+        let plain = Reply::Ok(json!({"type": "text", "file": {"content": "a\nb", "numLines": 2}}));
+        let mut read = CallCheck::new("Read", &input, Some(&want));
+        let f = check_call("s", &read, &plain).unwrap_err();
+        assert_eq!(f.classes, vec![Class::Presentation]);
+        read.read_format = ReadFormat::Plain;
+        assert!(check_call("s", &read, &plain).is_ok());
+        let other = Reply::Ok(json!({"type": "text", "file": {"content": "a\nc", "numLines": 2}}));
+        let f = check_call("s", &read, &other).unwrap_err();
+        assert!(
+            f.reason.contains("declared read format, plain"),
+            "{}",
+            f.reason
+        );
+        assert_eq!(
+            f.actual,
+            Some(other.to_json()),
+            "the reply is shown as it came"
+        );
+        let wrong_type = Reply::Ok(json!({"type": "image", "file": {"content": "x"}}));
+        let f = check_call("s", &read, &wrong_type).unwrap_err();
+        assert_eq!(f.classes, vec![Class::Contract, Class::Presentation]);
+        read.class = Some(Class::Data);
+        let f = check_call("s", &read, &wrong_type).unwrap_err();
+        assert_eq!(f.classes, vec![Class::Data], "the case's override wins");
     }
 }

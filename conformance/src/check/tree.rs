@@ -10,6 +10,7 @@ use super::entry::{check_expect_file, compare_known};
 use super::evidence::actual_json;
 use super::Failure;
 use crate::case::Case;
+use crate::class::Class;
 use crate::sandbox::{self, case_path, Actual, Known, Sandbox};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -26,7 +27,10 @@ pub fn check_tree(case: &Case, sb: &Sandbox) -> Vec<Failure> {
         let Ok(key) = sandbox::root_relative(path) else {
             continue;
         };
-        if let Some(f) = check_expect_file(sb, path, &key, e) {
+        if let Some(mut f) = check_expect_file(sb, path, &key, e) {
+            if let Some(c) = e.class {
+                f.classes = vec![c];
+            }
             out.push(f);
         }
         listed.insert(key);
@@ -91,6 +95,7 @@ pub fn check_tree(case: &Case, sb: &Sandbox) -> Vec<Failure> {
                     .collect(),
             )),
             diff: None,
+            classes: vec![Class::Data],
         });
     }
     out

@@ -73,6 +73,10 @@ pub(super) struct RunArgs {
     /// vocabulary when it lists all five tools, else the tool features of those it lists.
     #[arg(long, value_name = "FEATURE,...", requires = "mcp", conflicts_with_all = ["implementation", "builtin"])]
     pub(super) mcp_features: Option<String>,
+    /// How the server's Read numbers lines: tab (`N<TAB>`, the spec's form, the default), arrow
+    /// (`     N→`) or plain (no numbers); Read content is compared in that form (with --mcp).
+    #[arg(long, value_name = "FORMAT", requires = "mcp", conflicts_with_all = ["implementation", "builtin"])]
+    pub(super) mcp_read_format: Option<String>,
     /// The corpus directory (`conformance/cases`, or the `conformance` directory above it).
     /// Default: ./conformance/cases if present, else the corpus built into this binary.
     #[arg(long, value_name = "DIR")]

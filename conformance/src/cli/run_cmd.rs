@@ -11,7 +11,7 @@ use super::args::RunArgs;
 use super::live::Live;
 use super::summary::{count, print_summary, print_where};
 use super::{load_corpus, plan, usage, EXIT_NO_CASES};
-use crate::adapter::{Builtin, Hello};
+use crate::adapter::{Builtin, Hello, ReadFormat};
 use crate::case::Level;
 use crate::manifest;
 use crate::mcp::inputs::{ErrorRules, InputMap};
@@ -41,6 +41,12 @@ fn mcp_adapter(args: &RunArgs, command: &str, timeout: Duration) -> Result<Mcp, 
     }
     if let Some(spec) = &args.mcp_features {
         adapter = adapter.with_features(mapping::parse_features(spec));
+    }
+    if let Some(f) = &args.mcp_read_format {
+        let format = ReadFormat::parse(f).ok_or_else(|| {
+            format!("--mcp-read-format {f}: the formats are tab, arrow and plain")
+        })?;
+        adapter = adapter.with_read_format(format);
     }
     Ok(adapter)
 }
@@ -156,6 +162,7 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
     let options = CaseOptions {
         tmp: None,
         keep: kept_dir.clone().map_or(Keep::Nothing, Keep::Named),
+        read_format: hello.read_format,
     };
     let mut adapters = vec![first];
     while adapters.len() < jobs.min(selection.cases.len()) {
@@ -259,6 +266,7 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             }),
         },
         stopped_early,
+        classes: run::class_results(&records, complete),
         cases: records,
     };
     if let Some(dir) = &args.report {
@@ -326,5 +334,6 @@ fn implementation(hello: &Hello, command: String) -> ImplInfo {
         version: hello.version.clone(),
         features: hello.features.clone(),
         command,
+        read_format: hello.read_format.as_str().into(),
     }
 }

@@ -90,7 +90,8 @@ pub(super) fn manifest_cmd(corpus: Option<PathBuf>, check: bool) -> u8 {
     }
 }
 
-/// `matrix`: reads report.json files and writes matrix.md and matrix.html into `out`.
+/// `matrix`: reads report.json files and writes matrix.md, matrix.html and matrix.svg (the
+/// data-class pass rate per area and tool) into `out`.
 pub(super) fn matrix_cmd(paths: &[PathBuf], out: &Path) -> u8 {
     let mut reports = Vec::new();
     for p in paths {
@@ -102,13 +103,15 @@ pub(super) fn matrix_cmd(paths: &[PathBuf], out: &Path) -> u8 {
     let m = Matrix::new(&reports);
     let written = std::fs::create_dir_all(out)
         .and_then(|_| std::fs::write(out.join("matrix.md"), m.markdown()))
-        .and_then(|_| std::fs::write(out.join("matrix.html"), m.html()));
+        .and_then(|_| std::fs::write(out.join("matrix.html"), m.html()))
+        .and_then(|_| std::fs::write(out.join("matrix.svg"), m.svg()));
     match written {
         Ok(()) => {
             println!(
-                "wrote {} and {} ({} implementations)",
+                "wrote {}, {} and {} ({} implementations)",
                 out.join("matrix.md").display(),
                 out.join("matrix.html").display(),
+                out.join("matrix.svg").display(),
                 reports.len()
             );
             0

@@ -73,6 +73,9 @@ pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
             }
         }
     }
+    if let Some(line) = report.classes_line() {
+        println!("by class: {line}");
+    }
     for note in [&report.certification.note, &report.stopped_early]
         .into_iter()
         .flatten()

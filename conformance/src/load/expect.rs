@@ -10,7 +10,7 @@
 use super::error::Errors;
 use super::forms::{content, mode_of, FORM_KEYS};
 use super::raw::{flag, only, RawEntry, RawExpect, S};
-use crate::case::{Expect, ExpectFile};
+use crate::case::{Class, Expect, ExpectFile};
 use serde_json::{Map, Value};
 
 /// One entry of `expect_files:`, checked; `None` when anything is wrong (the errors say what).
@@ -21,7 +21,7 @@ pub(super) fn expect_file(
 ) -> Option<ExpectFile> {
     let before = errors.list.len();
     let mut allowed = FORM_KEYS.to_vec();
-    allowed.extend(["unchanged", "absent", "is_symlink", "replaced"]);
+    allowed.extend(["unchanged", "absent", "is_symlink", "replaced", "class"]);
     only(&entry.value, &allowed, field, "expect_files", errors);
     let content = content(entry, field, errors).ok()?;
     let mode = mode_of(&entry.value, field, errors).ok()?;
@@ -42,7 +42,9 @@ pub(super) fn expect_file(
             }
         }
     }
+    let class = class_of(&e.class, field, errors).ok()?;
     let out = ExpectFile {
+        class,
         content,
         unchanged: flag(&e.unchanged),
         absent: flag(&e.absent),
@@ -84,6 +86,30 @@ pub(super) fn expect_file(
         );
     }
     (errors.list.len() == before).then_some(out)
+}
+
+/// The `class:` override of an expectation, checked: `Ok(None)` when absent, `Err(())` (with
+/// the error listed) when it names no class.
+pub(super) fn class_of(
+    class: &Option<S<String>>,
+    field: &str,
+    errors: &mut Errors<'_>,
+) -> Result<Option<Class>, ()> {
+    let Some(c) = class else { return Ok(None) };
+    match Class::parse(&c.value) {
+        Some(k) => Ok(Some(k)),
+        None => {
+            errors.at(
+                c,
+                format!("{field}.class"),
+                format!(
+                    "unknown class '{}' (data, contract or presentation)",
+                    c.value
+                ),
+            );
+            Err(())
+        }
+    }
 }
 
 /// The `expect` of a call step, checked; `None` when anything is wrong (the errors say what).
@@ -157,5 +183,42 @@ pub(super) fn expect_of(e: &S<RawExpect>, field: &str, errors: &mut Errors<'_>) 
             );
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::case::{Class, Step};
+
+    fn case(expect: &str, file: &str) -> Result<crate::case::Case, String> {
+        let text = format!(
+            "id: read/t\ntitle: t\nspec: [READ-1]\nlevel: core\nrequires: [read]\nsince: \"0.1.0\"\n\
+             files:\n  a.txt: {{text: \"a\"}}\nsteps:\n  - call: {{tool: Read, input: {{file_path: a.txt}}}}\n    \
+             expect: {expect}\nexpect_files:\n  a.txt: {file}\n"
+        );
+        crate::load::parse_case("t", "read/t.yaml", text.as_bytes()).map_err(|e| format!("{e:?}"))
+    }
+
+    #[test]
+    fn an_expectation_may_name_its_class() {
+        let c = case(
+            "{ok: true, output: {type: text}, class: data}",
+            "{unchanged: true, class: contract}",
+        )
+        .unwrap();
+        assert!(matches!(
+            c.steps[0],
+            Step::Call {
+                class: Some(Class::Data),
+                ..
+            }
+        ));
+        assert_eq!(c.expect_files[0].1.class, Some(Class::Contract));
+        let c = case("{ok: true}", "{unchanged: true}").unwrap();
+        assert!(matches!(c.steps[0], Step::Call { class: None, .. }));
+        let e = case("{ok: true, class: bytes}", "{unchanged: true}").unwrap_err();
+        assert!(e.contains("unknown class 'bytes'"), "{e}");
+        let e = case("{ok: true}", "{text: \"a\", class: nope}").unwrap_err();
+        assert!(e.contains("unknown class 'nope'"), "{e}");
     }
 }

@@ -79,6 +79,8 @@ pub(super) struct RawEntry {
     pub(super) keep_mtime: Option<S<bool>>,
     #[serde(default)]
     pub(super) mtime: Option<S<String>>,
+    #[serde(default)]
+    pub(super) class: Option<S<String>>,
 }
 
 /// One entry of `steps`: a call (with its `expect`) or a harness action.
@@ -117,6 +119,8 @@ pub(super) struct RawExpect {
     pub(super) output: Option<Value>,
     #[serde(default)]
     pub(super) error: Option<S<Value>>,
+    #[serde(default)]
+    pub(super) class: Option<S<String>>,
 }
 
 /// Reports every key of `entry` that is present but not in `allowed`.
@@ -160,6 +164,7 @@ pub(super) fn only(
     check("is_symlink", loc(&entry.is_symlink));
     check("keep_mtime", loc(&entry.keep_mtime));
     check("mtime", loc(&entry.mtime));
+    check("class", loc(&entry.class));
 }
 
 /// Whether a `key: true` flag is present and true.

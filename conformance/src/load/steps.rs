@@ -8,7 +8,7 @@
 //! rules of their own, so a call's `expect` is handed to the expectations module.
 
 use super::error::Errors;
-use super::expect::expect_of;
+use super::expect::{class_of, expect_of};
 use super::forms::{file_form, mode_of, Context};
 use super::raw::{flag, only, RawStep, S};
 use crate::case::{Step, TOOLS};
@@ -67,14 +67,19 @@ pub(super) fn step_of(step: &S<RawStep>, field: &str, errors: &mut Errors<'_>) -
             );
             return None;
         }
-        let expect = match &s.expect {
-            None => None,
-            Some(e) => Some(expect_of(e, &format!("{field}.expect"), errors)?),
+        let (expect, class) = match &s.expect {
+            None => (None, None),
+            Some(e) => {
+                let f = format!("{field}.expect");
+                let expect = expect_of(e, &f, errors)?;
+                (Some(expect), class_of(&e.value.class, &f, errors).ok()?)
+            }
         };
         return Some(Step::Call {
             tool: tool.value.clone(),
             input: call.value.input.clone(),
             expect,
+            class,
         });
     }
     let (name, entry) = [

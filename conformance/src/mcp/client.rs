@@ -1,6 +1,8 @@
 //! One MCP connection to a server under test: the server started with `sh -c COMMAND` in a
 //! directory, initialized by the official Rust SDK (`rmcp`) as a client whose only root is that
-//! directory, then asked for its tools and sent tool calls, each bounded by a timeout.
+//! directory, then asked for its tools and sent tool calls, each bounded by a timeout. The
+//! server's stdout reaches the SDK through a filter that mends lone surrogate escapes, which the
+//! SDK's JSON decoder would otherwise refuse.
 //!
 //! The SDK is async; the harness is not. The adapter owns a small tokio runtime and blocks on
 //! each step here. The server runs in its own process group, so a server that hangs or leaves
@@ -17,7 +19,6 @@ use rmcp_client::model::{
     JsonObject, ListRootsResult, ProtocolVersion, Root, RootsCapabilities,
 };
 use rmcp_client::service::{RequestContext, RunningService, ServiceError};
-use rmcp_client::transport::TokioChildProcess;
 use rmcp_client::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use std::io::Read;
 use std::path::Path;
@@ -73,6 +74,9 @@ pub struct Connection {
     pid: Option<u32>,
     /// Closed by the stderr thread once it has copied everything (EOF).
     stderr_done: Option<Receiver<()>>,
+    /// The server process, held so it is reaped (and killed, should it outlive the
+    /// connection).
+    _child: tokio::process::Child,
 }
 
 /// The `file://` URI of an absolute directory, percent-encoding every byte but the unreserved
@@ -120,16 +124,30 @@ impl Connection {
     ) -> Result<Connection, Failure> {
         let _entered = rt.enter();
         let mut cmd = tokio::process::Command::new("sh");
-        cmd.arg("-c").arg(command).current_dir(dir).process_group(0);
-        let builder = TokioChildProcess::builder(cmd).stderr(if stderr.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::inherit()
-        });
-        let (transport, err_pipe) = builder
+        cmd.arg("-c")
+            .arg(command)
+            .current_dir(dir)
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if stderr.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::inherit()
+            })
+            .kill_on_drop(true);
+        let mut child = cmd
             .spawn()
             .map_err(|e| Failure::Crash(format!("cannot start `sh -c {command}`: {e}")))?;
-        let pid = transport.id();
+        let pid = child.id();
+        let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
+            kill_group(pid);
+            return Err(Failure::Crash(
+                "cannot reach the server's stdin and stdout".into(),
+            ));
+        };
+        let err_pipe = child.stderr.take();
+        let transport = (mended(rt, from_server), to_server);
         let mut stderr_done = None;
         if let (Some(pipe), Some(buf)) = (err_pipe, stderr) {
             match pipe.into_owned_fd() {
@@ -159,6 +177,7 @@ impl Connection {
                 service,
                 pid,
                 stderr_done,
+                _child: child,
             }),
             Some(Err(e)) => {
                 kill_group(pid);
@@ -231,6 +250,32 @@ impl Connection {
             let _ = done.recv_timeout(STDERR_DRAIN);
         }
     }
+}
+
+/// The server's stdout as the client reads it: line by line, each line's lone surrogate escapes
+/// mended ([`crate::surrogates`]), so a result carrying one is decoded and judged instead of
+/// being dropped by the SDK as a message it cannot parse (which would leave the call
+/// unanswered). Everything else passes through byte for byte.
+fn mended(rt: &Runtime, from_server: tokio::process::ChildStdout) -> tokio::io::DuplexStream {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let (reader, mut writer) = tokio::io::duplex(1 << 16);
+    rt.spawn(async move {
+        let mut lines = tokio::io::BufReader::new(from_server);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match lines.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let out = crate::surrogates::mend_lone_surrogates(&line);
+                    if writer.write_all(&out).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    reader
 }
 
 /// Runs `fut` on `rt` for at most `timeout`; `None` when the time ran out.

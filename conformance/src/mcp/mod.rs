@@ -19,7 +19,7 @@ pub mod client;
 pub mod inputs;
 pub mod mapping;
 
-use crate::adapter::{Adapter, AdapterError, Hello, Reply};
+use crate::adapter::{Adapter, AdapterError, Hello, ReadFormat, Reply};
 use crate::sandbox::Sandbox;
 use client::{Connection, Failure};
 use inputs::{ErrorRules, InputMap};
@@ -40,6 +40,8 @@ pub struct Mcp {
     inputs: InputMap,
     errors: ErrorRules,
     features: Option<Vec<String>>,
+    /// How the server's Read numbers lines (`--mcp-read-format`).
+    read_format: ReadFormat,
     /// The server's stderr, collected for [`Adapter::take_stderr`]; `None` lets it through.
     stderr: Option<Arc<Mutex<Vec<u8>>>>,
     runtime: Runtime,
@@ -68,6 +70,7 @@ impl Mcp {
             inputs: InputMap::default(),
             errors: ErrorRules::default(),
             features: None,
+            read_format: ReadFormat::Tab,
             stderr: capture_stderr.then(Arc::default),
             runtime,
             conn: None,
@@ -97,6 +100,13 @@ impl Mcp {
     /// Declares these features instead of the ones the tool list implies (`--mcp-features`).
     pub fn with_features(mut self, features: Vec<String>) -> Mcp {
         self.features = Some(features);
+        self
+    }
+
+    /// Declares how the server's Read numbers lines (`--mcp-read-format`): MCP has no `hello`
+    /// to say it in.
+    pub fn with_read_format(mut self, format: ReadFormat) -> Mcp {
+        self.read_format = format;
         self
     }
 
@@ -164,6 +174,7 @@ impl Mcp {
             name,
             version,
             features,
+            read_format: self.read_format,
         })
     }
 }

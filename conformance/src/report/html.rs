@@ -8,7 +8,7 @@
 //! unfolds into its title, rules, starting files and the evidence, so the page alone explains
 //! it.
 
-use super::Report;
+use super::{counts_cell, Report};
 use crate::case::Level;
 use crate::run::{CaseRecord, Status};
 use std::collections::BTreeSet;
@@ -53,9 +53,10 @@ impl Report {
         }
         h.push_str("</p>\n");
         self.totals_table(&mut h);
+        self.classes_table(&mut h);
         self.filters(&mut h, attention);
         h.push_str(
-            "<table id=\"cases\">\n<thead><tr><th>case</th><th>level</th><th>status</th><th>reason</th></tr></thead>\n<tbody>\n",
+            "<table id=\"cases\">\n<thead><tr><th>case</th><th>level</th><th>status</th><th>classes</th><th>reason</th></tr></thead>\n<tbody>\n",
         );
         for c in &self.cases {
             row(&mut h, c);
@@ -63,6 +64,31 @@ impl Report {
         h.push_str("</tbody>\n</table>\n");
         let _ = writeln!(h, "<script>\n{SCRIPT}</script>\n</body>\n</html>");
         h
+    }
+
+    /// Per class (data first): cases that held it per level, and the level certified for it;
+    /// nothing for a report made before classes.
+    fn classes_table(&self, h: &mut String) {
+        if !self.has_classes() {
+            return;
+        }
+        h.push_str("<table class=\"totals\" id=\"classes\">\n<thead><tr><th>class</th>");
+        for l in Level::ALL {
+            let _ = write!(h, "<th>{l}</th>");
+        }
+        h.push_str("<th>certified</th></tr></thead>\n<tbody>\n");
+        for c in &self.classes {
+            let _ = write!(h, "<tr><th>{}</th>", c.class);
+            for l in Level::ALL {
+                let _ = write!(h, "<td>{}</td>", esc(&counts_cell(c, l)));
+            }
+            let _ = writeln!(
+                h,
+                "<td>{}</td></tr>",
+                esc(c.certified.highest.as_deref().unwrap_or("—"))
+            );
+        }
+        h.push_str("</tbody>\n</table>\n");
     }
 
     /// Counts per status and level, the rows that are not all zero.
@@ -127,21 +153,24 @@ impl Report {
     }
 }
 
-/// One case's row: id, level, status and reason; a case that did not pass unfolds into its
+/// One case's row: id, level, status, the classes that failed and the reason; a case that did not pass unfolds into its
 /// details.
 fn row(h: &mut String, c: &CaseRecord) {
     let level = c.level.as_deref().unwrap_or("unloadable");
+    let classes: Vec<&str> = c.failed_classes.iter().map(|k| k.as_str()).collect();
     let _ = write!(
         h,
-        "<tr data-area=\"{}\" data-level=\"{}\" data-status=\"{}\" data-attention=\"{}\"><td class=\"id\">{}</td><td class=\"lv\">{}</td><td class=\"s {}\">{}</td><td class=\"why\">{}",
+        "<tr data-area=\"{}\" data-level=\"{}\" data-status=\"{}\" data-attention=\"{}\" data-classes=\"{}\"><td class=\"id\">{}</td><td class=\"lv\">{}</td><td class=\"s {}\">{}</td><td class=\"cls\">{}</td><td class=\"why\">{}",
         esc(&c.area),
         esc(level),
         c.status,
         u8::from(c.status.needs_attention()),
+        classes.join(" "),
         esc(&c.id),
         esc(level),
         c.status,
         c.status,
+        if classes.is_empty() { String::new() } else { classes.join(", ") },
         esc(&c.reason)
     );
     if c.status.needs_attention() {

@@ -7,6 +7,8 @@
 //! crash, timeout and xpass are failures, harness_error is an error, skip and xfail are skipped,
 //! and pass and differs pass. A `differs` case is a passed test case that says so, in a
 //! property (`editref.status` = `differs`) and in its `<system-out>`: dashboards show it green,
+//! (A failure names the classes that failed in its `type`, `fail: data, contract`, and in the
+//! property `editref.classes`.)
 //! as certification treats it, and a reader still finds the difference.
 
 use super::Report;
@@ -87,11 +89,26 @@ impl Report {
                         );
                     }
                     k => {
+                        // The classes that failed go into the type (what a dashboard shows
+                        // next to the failure) and into a property (what a tool can filter on).
+                        let (props, kind) = if c.failed_classes.is_empty() {
+                            (String::new(), c.status.to_string())
+                        } else {
+                            let names: Vec<&str> =
+                                c.failed_classes.iter().map(|k| k.as_str()).collect();
+                            (
+                                format!(
+                                    "\n      <properties><property name=\"editref.classes\" value=\"{}\"/></properties>",
+                                    names.join(",")
+                                ),
+                                format!("{}: {}", c.status, names.join(", ")),
+                            )
+                        };
                         let _ = writeln!(
                             x,
-                            ">\n      <{k} message=\"{}\" type=\"{}\">{}</{k}>\n    </testcase>",
+                            ">{props}\n      <{k} message=\"{}\" type=\"{}\">{}</{k}>\n    </testcase>",
                             xml(&message),
-                            c.status,
+                            xml(&kind),
                             xml(&details(c))
                         );
                     }

@@ -1,11 +1,11 @@
-//! The Markdown summary, for people: what ran, the totals per status and level, certification,
-//! and the cases that did not pass.
+//! The Markdown summary, for people: what ran, the totals per status and level, certification
+//! (as a whole and per class), and the cases that did not pass with the classes that failed.
 //!
 //! It is the one format meant to be read rather than parsed, so it chooses what to show
 //! (non-empty rows, shortened hashes, reasons cut to one table cell) instead of showing
 //! everything; [`md_cell`] is shared with the matrix, whose tables follow the same rules.
 
-use super::Report;
+use super::{counts_cell, Report};
 use crate::case::Level;
 use crate::run::{CaseRecord, Status};
 use std::collections::BTreeMap;
@@ -37,6 +37,9 @@ impl Report {
         let _ = writeln!(m, "{cert}");
         if let Some(note) = &self.certification.note {
             let _ = writeln!(m, " {note}");
+        }
+        if let Some(line) = self.classes_line() {
+            let _ = writeln!(m, "\nBy class — {line}.");
         }
         m.push('\n');
         let levels: Vec<Option<Level>> = Level::ALL
@@ -78,6 +81,16 @@ impl Report {
             }
             let _ = writeln!(m, " {total} |");
         }
+        if self.has_classes() {
+            m.push_str("\n## By class\n\nEvery check has a class: **data** (the bytes and metadata on disk), **contract** (codes, `ok`, result fields a caller relies on), **presentation** (Read's text form). A case holds a class when no check of it failed; `held/judged` per level.\n\n| class | core | extended | implementation-defined | certified |\n|---|---:|---:|---:|---|\n");
+            for c in &self.classes {
+                let _ = write!(m, "| {} |", c.class);
+                for l in Level::ALL {
+                    let _ = write!(m, " {} |", counts_cell(c, l));
+                }
+                let _ = writeln!(m, " {} |", c.certified.highest.as_deref().unwrap_or("—"));
+            }
+        }
         let bad: Vec<&CaseRecord> = self
             .cases
             .iter()
@@ -85,14 +98,17 @@ impl Report {
             .collect();
         if !bad.is_empty() {
             let _ = writeln!(m, "\n## Cases that did not pass\n");
-            m.push_str("| case | level | status | rules | reason |\n|---|---|---|---|---|\n");
+            m.push_str(
+                "| case | level | status | classes | rules | reason |\n|---|---|---|---|---|---|\n",
+            );
             for c in bad {
                 let _ = writeln!(
                     m,
-                    "| `{}` | {} | {} | {} | {} |",
+                    "| `{}` | {} | {} | {} | {} | {} |",
                     c.id,
                     c.level.as_deref().unwrap_or("?"),
                     c.status,
+                    classes_of(c),
                     c.about
                         .as_ref()
                         .map(|a| a.spec.join(", "))
@@ -134,6 +150,18 @@ impl Report {
         }
         m
     }
+}
+
+/// The failed classes of a case, data first ("data, contract"), or `—`.
+pub(super) fn classes_of(c: &CaseRecord) -> String {
+    if c.failed_classes.is_empty() {
+        return "—".into();
+    }
+    c.failed_classes
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The first 12 hex digits of a hash, enough to tell manifests apart in a summary.

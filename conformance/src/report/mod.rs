@@ -6,10 +6,12 @@
 //! the JSON does not.
 //!
 //! The module is split by format: `model` holds the [`Report`] itself (its serde shape is the
-//! JSON), `junit`, `tap`, `markdown` and `html` each derive one file from it, and `time` formats
+//! JSON), `junit`, `tap`, `markdown` and `html` each derive one file from it, `classes` holds the
+//! per-class wording they share, and `time` formats
 //! the start timestamp. This file writes them all together, and its test checks the formats side by
 //! side on one sample run. The public items are re-exported here.
 
+mod classes;
 mod html;
 mod junit;
 mod markdown;
@@ -19,6 +21,7 @@ mod tap;
 pub(crate) mod tests_support;
 mod time;
 
+pub use classes::counts_cell;
 pub use html::esc as html_escape;
 pub(crate) use html::CSS as HTML_CSS;
 pub use junit::xml;
@@ -97,10 +100,36 @@ mod tests {
             "{m}"
         );
         assert!(
-            m.contains("| `edit/b<&>` | core | fail | EDIT-1, MATCH-3 |"),
+            m.contains("| `edit/b<&>` | core | fail | data, contract | EDIT-1, MATCH-3 |"),
             "{m}"
         );
         assert!(m.contains("\\| differ"));
+        assert!(
+            m.contains("| data | 1/2 | 1/1 (1 unjudged) | 1/1 | — |"),
+            "{m}"
+        );
+        assert!(m.contains("By class — data: not certified;"), "{m}");
+        let h = r.html();
+        assert!(h.contains("<table class=\"totals\" id=\"classes\">"), "{h}");
+        assert!(h.contains("data-classes=\"data contract\""), "{h}");
+        assert!(j.contains("type=\"fail: data, contract\""), "{j}");
+        assert!(
+            j.contains("<property name=\"editref.classes\" value=\"data,contract\"/>"),
+            "{j}"
+        );
+        assert!(
+            m.contains("| data | 1/2 | 1/1 (1 unjudged) | 1/1 | — |"),
+            "{m}"
+        );
+        assert!(m.contains("By class — data: not certified;"), "{m}");
+        let h = r.html();
+        assert!(h.contains("<table class=\"totals\" id=\"classes\">"), "{h}");
+        assert!(h.contains("data-classes=\"data contract\""), "{h}");
+        assert!(j.contains("type=\"fail: data, contract\""), "{j}");
+        assert!(
+            j.contains("<property name=\"editref.classes\" value=\"data,contract\"/>"),
+            "{j}"
+        );
         let back: Report = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
         assert_eq!(back, r);
     }

@@ -4,9 +4,11 @@
 //! Every output format is derived from these values, and `report.json` is them serialised as
 //! they are, so the serde attributes here are the JSON format. Keeping the model in a file of
 //! its own keeps that format in one place: [`SCHEMA_VERSION`] is bumped when a field changes
-//! meaning, and `matrix` reads back only reports of the version it knows.
+//! meaning, and `matrix` reads back only reports of the version it knows. Fields that only add
+//! (the per-class results, `read_format`) do not bump it: older readers skip them, and this
+//! harness reads reports without them.
 
-use crate::run::{CaseRecord, Status};
+use crate::run::{CaseRecord, ClassResult, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -54,6 +56,15 @@ pub struct ImplInfo {
     pub features: Vec<String>,
     /// The `--impl` command, or `builtin`.
     pub command: String,
+    /// How its Read numbers lines (`tab`, `arrow` or `plain`), as declared: Read content was
+    /// compared in that form. Reports older than the field were all `tab`.
+    #[serde(default = "tab")]
+    pub read_format: String,
+}
+
+/// The read format of a report that does not name one.
+fn tab() -> String {
+    "tab".into()
 }
 
 /// Where the run happened.
@@ -141,6 +152,10 @@ pub struct Report {
     /// Why the run ended before every selected case ran (`--fail-fast`), when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped_early: Option<String>,
+    /// Results per failure class, data first: counts per level and certification of each
+    /// class apart. Absent from reports made before classes, whose failures have no classes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ClassResult>,
     /// One record per case, by id.
     pub cases: Vec<CaseRecord>,
 }
@@ -171,6 +186,12 @@ impl Report {
             report.totals = crate::run::totals(&report.cases);
         }
         Ok(report)
+    }
+
+    /// Whether the report records failure classes (made by a harness that has them): without
+    /// them a failing case says nothing about which class failed.
+    pub fn has_classes(&self) -> bool {
+        !self.classes.is_empty()
     }
 
     /// `name version` of the implementation, for headings and matrix columns.

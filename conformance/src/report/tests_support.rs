@@ -25,6 +25,11 @@ pub(crate) fn sample() -> Report {
         actual: None,
         diff: None,
         more: vec![],
+        failed_classes: match status {
+            Status::Fail => vec![crate::case::Class::Data, crate::case::Class::Contract],
+            Status::Xfail | Status::Differs => vec![crate::case::Class::Presentation],
+            _ => vec![],
+        },
         stderr: None,
         about: (status == Status::Fail).then(|| crate::run::About {
             title: "A <sample> case".into(),
@@ -78,6 +83,7 @@ pub(crate) fn sample() -> Report {
             version: "1".into(),
             features: vec![],
             command: "builtin".into(),
+            read_format: "tab".into(),
         },
         platform: Platform::current(),
         started: rfc3339(UNIX_EPOCH),
@@ -86,6 +92,7 @@ pub(crate) fn sample() -> Report {
         totals: crate::run::totals(&cases),
         certification: Certification::default(),
         stopped_early: None,
+        classes: crate::run::class_results(&cases, |_| true),
         cases,
     }
 }

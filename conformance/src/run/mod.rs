@@ -5,8 +5,10 @@
 //! ([`Status`], [`CaseRecord`]); `runner` runs one case against an adapter; `pool` runs many at
 //! once, one adapter per worker; `select` decides which cases run; `expectations` applies the
 //! list of known failures; `verdict` turns records into totals, an exit code and
-//! certification. The public items are re-exported here.
+//! certification, and `classes` does the same per failure class (data, contract,
+//! presentation). The public items are re-exported here.
 
+mod classes;
 mod expectations;
 mod pool;
 mod record;
@@ -16,6 +18,7 @@ mod select;
 mod tests_support;
 mod verdict;
 
+pub use classes::{class_results, holds, ClassCertification, ClassCounts, ClassResult};
 pub use expectations::{apply_expectations, Expectations};
 pub use pool::{BoxedAdapter, Flow, Pool};
 pub use record::{About, CaseRecord, Status};

@@ -4,7 +4,7 @@
 //! expectations rewrite them, the verdicts count them, the reports serialise them — so they are
 //! defined once, apart from all of those, with the serde shape `report.json` uses.
 
-use crate::case::{Case, Content, FileForm, Level};
+use crate::case::{Case, Class, Content, FileForm, Level};
 use crate::check::Failure;
 use crate::load::BrokenCase;
 use serde::{Deserialize, Serialize};
@@ -114,9 +114,16 @@ pub struct CaseRecord {
     /// A short diff of expected and actual bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
-    /// Further problems found after the first one (final-tree checks report them all).
+    /// Further problems found after the first one: the steps go on after a reply that does
+    /// not hold, and the final-tree checks report every problem.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub more: Vec<String>,
+    /// The classes of the checks that failed, data first (see [`crate::class`]): whether the
+    /// case lost data, broke a caller's contract, or only showed text otherwise. Empty for a
+    /// case that passed, did not run to a verdict (skip, crash, timeout, harness error), or was
+    /// recorded by a harness older than classes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_classes: Vec<Class>,
     /// The adapter's stderr during the case, when captured and not empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
@@ -213,6 +220,7 @@ impl CaseRecord {
             actual: None,
             diff: None,
             more: Vec::new(),
+            failed_classes: Vec::new(),
             stderr: None,
             about: None,
         }
@@ -240,6 +248,7 @@ impl CaseRecord {
             actual: None,
             diff: None,
             more: b.errors.iter().skip(1).map(|e| e.to_string()).collect(),
+            failed_classes: Vec::new(),
             stderr: None,
             about: None,
         }

@@ -9,7 +9,7 @@
 use super::{About, CaseRecord, Status};
 use crate::adapter::{Adapter, AdapterError};
 use crate::case::{Case, Level, Step};
-use crate::check;
+use crate::check::{self, CallCheck, Failure, ReadFormat};
 use crate::sandbox::Sandbox;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -82,6 +82,8 @@ pub struct CaseOptions {
     pub tmp: Option<PathBuf>,
     /// Which sandboxes are kept, and where.
     pub keep: Keep,
+    /// The form the implementation declared for Read's line numbers (`read_format`).
+    pub read_format: ReadFormat,
 }
 
 /// Runs one case against an adapter whose `hello` declared `features`, and judges it.
@@ -104,6 +106,7 @@ pub fn run_case(
         } else {
             Keep::Nothing
         },
+        read_format: ReadFormat::Tab,
     };
     run_case_with(adapter, features, case, &opts)
 }
@@ -138,7 +141,7 @@ pub fn run_case_with(
         Err(e) => return with_about(CaseRecord::new(case, Status::HarnessError, e), case),
     };
     adapter.set_case_timeout(case.timeout);
-    let mut rec = run_in(adapter, case, &mut sb);
+    let mut rec = run_in(adapter, case, &mut sb, opts.read_format);
     adapter.set_case_timeout(None);
     if case.level == Level::ImplementationDefined && rec.status == Status::Fail {
         rec.status = Status::Differs;
@@ -198,7 +201,19 @@ fn redact(rec: &mut CaseRecord, sandbox: &Path, case_dir: &Path) {
 }
 
 /// Runs the steps of `case` in a built sandbox and judges the final tree.
-fn run_in(adapter: &mut dyn Adapter, case: &Case, sb: &mut Sandbox) -> CaseRecord {
+///
+/// A reply that does not hold does not end the case: the remaining steps run and the final
+/// tree is judged, so the record names the class of every check that failed (a Read shown in
+/// another form does not hide whether the edit after it kept the data). The first problem is
+/// the record's reason and evidence, the others follow in `more`. Only a crash, a timeout or a
+/// harness action that cannot be done stops the steps; after an earlier failure it is noted,
+/// and the case stays a `fail`.
+fn run_in(
+    adapter: &mut dyn Adapter,
+    case: &Case,
+    sb: &mut Sandbox,
+    read_format: ReadFormat,
+) -> CaseRecord {
     let pass = CaseRecord::new(case, Status::Pass, "");
     if let Err(e) = sb.build(&case.files) {
         return CaseRecord::new(
@@ -212,71 +227,83 @@ fn run_in(adapter: &mut dyn Adapter, case: &Case, sb: &mut Sandbox) -> CaseRecor
         return adapter_failure(pass, None, e);
     }
     let mut seq = 0;
-    let mut failure: Option<CaseRecord> = None;
+    let mut problems: Vec<(Option<usize>, Failure)> = Vec::new();
+    let mut cut_short: Option<String> = None;
     for (i, step) in case.steps.iter().enumerate() {
         let n = i + 1;
         let label = format!("step {n} ({})", step.label());
-        let outcome = match step {
+        let done = match step {
             Step::Call {
                 tool,
                 input,
                 expect,
+                class,
             } => {
                 seq += 1;
                 match adapter.call(seq, tool, &absolutize(input, &dir)) {
-                    Err(e) => return adapter_failure(pass, Some(n), e),
-                    Ok(reply) => check::check_call(&label, expect.as_ref(), &reply)
-                        .map_err(|f| Box::new(pass.clone().failed(Some(n), *f))),
+                    Err(e) if problems.is_empty() => return adapter_failure(pass, Some(n), e),
+                    Err(e) => Err(format!("{label}: {e}")),
+                    Ok(reply) => {
+                        let call = CallCheck {
+                            class: *class,
+                            read_format,
+                            ..CallCheck::new(tool, input, expect.as_ref())
+                        };
+                        if let Err(f) = check::check_call(&label, &call, &reply) {
+                            problems.push((Some(n), *f));
+                        }
+                        Ok(())
+                    }
                 }
             }
             Step::Modify {
                 path,
                 form,
                 keep_mtime,
-            } => harness(case, n, &label, sb.modify(path, form, *keep_mtime)),
-            Step::Touch { path, shift_ns } => harness(case, n, &label, sb.touch(path, *shift_ns)),
-            Step::Chmod { path, mode } => harness(case, n, &label, sb.chmod(path, *mode)),
-            Step::Remove { path } => harness(case, n, &label, sb.remove(path)),
+            } => sb.modify(path, form, *keep_mtime),
+            Step::Touch { path, shift_ns } => sb.touch(path, *shift_ns),
+            Step::Chmod { path, mode } => sb.chmod(path, *mode),
+            Step::Remove { path } => sb.remove(path),
         };
-        if let Err(rec) = outcome {
-            failure = Some(*rec);
+        if let Err(e) = done {
+            if problems.is_empty() {
+                let mut rec = CaseRecord::new(case, Status::HarnessError, format!("{label}: {e}"));
+                rec.step = Some(n);
+                return rec;
+            }
+            let e = if e.starts_with(&label) {
+                e
+            } else {
+                format!("{label}: {e}")
+            };
+            cut_short = Some(format!(
+                "{e} (after the first failure; later steps not run)"
+            ));
             break;
         }
     }
     if let Err(e) = adapter.case_end() {
-        return failure.unwrap_or_else(|| adapter_failure(pass.clone(), None, e));
-    }
-    if let Some(f) = failure {
-        let mut f = f;
-        if f.status == Status::Pass {
-            f.status = Status::Fail;
-        }
-        return f;
-    }
-    let mut problems = check::check_tree(case, sb).into_iter();
-    match problems.next() {
-        None => pass,
-        Some(first) => {
-            let mut rec = pass.failed(None, first);
-            rec.status = Status::Fail;
-            rec.more = problems.map(|p| p.reason).collect();
-            rec
+        if problems.is_empty() {
+            return adapter_failure(pass, None, e);
         }
     }
-}
-
-/// The harness error of a harness action that could not be performed.
-fn harness(
-    case: &Case,
-    n: usize,
-    label: &str,
-    r: Result<(), String>,
-) -> Result<(), Box<CaseRecord>> {
-    r.map_err(|e| {
-        let mut rec = CaseRecord::new(case, Status::HarnessError, format!("{label}: {e}"));
-        rec.step = Some(n);
-        Box::new(rec)
-    })
+    problems.extend(check::check_tree(case, sb).into_iter().map(|f| (None, f)));
+    let mut problems = problems.into_iter();
+    let Some((step, first)) = problems.next() else {
+        return pass;
+    };
+    let mut classes = first.classes.clone();
+    let mut rec = pass.failed(step, first);
+    rec.status = Status::Fail;
+    for (_, p) in problems {
+        classes.extend(p.classes);
+        rec.more.push(p.reason);
+    }
+    rec.more.extend(cut_short);
+    classes.sort();
+    classes.dedup();
+    rec.failed_classes = classes;
+    rec
 }
 
 #[cfg(test)]
@@ -361,8 +388,31 @@ mod tests {
             r.reason
         );
 
+        assert_eq!(r.failed_classes, vec![crate::case::Class::Contract]);
+
+        // A reply that does not hold does not end the case: the later steps are judged too.
+        let r = run(vec![amb(), ok()]);
+        assert_eq!((r.status, r.step), (Status::Fail, Some(1)));
+        assert!(
+            r.more[0].starts_with("step 2 (Edit): expected error ambiguous"),
+            "{:?}",
+            r.more
+        );
+        // A crash after a failure is noted, and the case stays a fail.
+        let r = run(vec![amb(), Err(AdapterError::Crash("exited".into()))]);
+        assert_eq!((r.status, r.step), (Status::Fail, Some(1)));
+        assert!(
+            r.more[0].contains("step 2 (Edit): crash: exited"),
+            "{:?}",
+            r.more
+        );
+
         let r = run(vec![Err(AdapterError::Crash("exited".into()))]);
         assert_eq!((r.status, r.step), (Status::Crash, Some(1)));
+        assert!(
+            r.failed_classes.is_empty(),
+            "a crash is no verdict on any class"
+        );
         let r = run(vec![ok(), Err(AdapterError::Timeout("slow".into()))]);
         assert_eq!((r.status, r.step), (Status::Timeout, Some(2)));
 

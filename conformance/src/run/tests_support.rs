@@ -20,6 +20,7 @@ pub(super) fn rec(id: &str, level: &str, status: Status) -> CaseRecord {
         actual: None,
         diff: None,
         more: vec![],
+        failed_classes: vec![],
         stderr: None,
         about: None,
     }
@@ -43,6 +44,7 @@ impl crate::adapter::Adapter for Echo {
             name: "echo".into(),
             version: "0".into(),
             features: vec!["edit".into()],
+            read_format: crate::check::ReadFormat::Tab,
         })
     }
     fn case_start(

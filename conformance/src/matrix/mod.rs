@@ -1,0 +1,191 @@
+//! The cross-implementation matrix (`editref conform matrix`): several `report.json` files side
+//! by side, rows = cases grouped by area, columns = implementations, plus per-level totals,
+//! overall and per failure class (data first).
+//!
+//! Written as Markdown (`markdown.rs`, for READMEs and job summaries), as one self-contained HTML
+//! page (`html.rs`, inline CSS, no scripts or external files) that can be attached to a release
+//! or a CI run, and as an SVG chart of the data-class pass rate per area and tool (`svg.rs`),
+//! which the page also shows inline. This file lines the reports up and computes what all three
+//! show. Reports made before classes are read too; their class figures show as unknown.
+
+mod html;
+mod markdown;
+mod svg;
+
+use crate::case::{Class, Level};
+use crate::report::Report;
+use crate::run::{holds, CaseRecord, Status};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The reports lined up: one column per report, one row per case id found in any of them.
+pub struct Matrix<'a> {
+    /// Column headings, unique.
+    pub columns: Vec<String>,
+    reports: &'a [Report],
+    /// Case id → (area, level).
+    rows: BTreeMap<String, (String, Option<String>)>,
+    cells: Vec<BTreeMap<&'a str, &'a CaseRecord>>,
+}
+
+impl<'a> Matrix<'a> {
+    /// Lines the reports up.
+    pub fn new(reports: &'a [Report]) -> Matrix<'a> {
+        let mut columns: Vec<String> = Vec::new();
+        for r in reports {
+            let mut label = r.label();
+            let mut n = 2;
+            while columns.contains(&label) {
+                label = format!("{} ({n})", r.label());
+                n += 1;
+            }
+            columns.push(label);
+        }
+        let mut rows = BTreeMap::new();
+        let mut cells = Vec::new();
+        for r in reports {
+            let mut col = BTreeMap::new();
+            for c in &r.cases {
+                rows.entry(c.id.clone())
+                    .or_insert_with(|| (c.area.clone(), c.level.clone()));
+                col.insert(c.id.as_str(), c);
+            }
+            cells.push(col);
+        }
+        Matrix {
+            columns,
+            reports,
+            rows,
+            cells,
+        }
+    }
+
+    /// Per column, class and level: (held, judged), `None` for a report without classes.
+    fn class_totals(&self, col: usize, class: Class, level: Level) -> Option<(usize, usize)> {
+        let report = self.reports.get(col)?;
+        if !report.has_classes() {
+            return None;
+        }
+        let verdicts = self.cells[col]
+            .values()
+            .filter(|c| c.level() == Some(level))
+            .filter_map(|c| holds(c, class));
+        let (mut held, mut judged) = (0, 0);
+        for v in verdicts {
+            judged += 1;
+            held += usize::from(v);
+        }
+        Some((held, judged))
+    }
+
+    /// The data-class pass rate of one column in one area: cases that held the data class over
+    /// the cases of the area that ran (skips aside; a crash holds nothing). `None` when the
+    /// report has no classes or ran no case of the area.
+    fn data_rate(&self, col: usize, area: &str) -> Option<(usize, usize)> {
+        if !self.reports.get(col)?.has_classes() {
+            return None;
+        }
+        let ran: Vec<&CaseRecord> = self.cells[col]
+            .values()
+            .copied()
+            .filter(|c| c.area == area && c.status != Status::Skip)
+            .collect();
+        let held = ran
+            .iter()
+            .filter(|c| holds(c, Class::Data) == Some(true))
+            .count();
+        (!ran.is_empty()).then_some((held, ran.len()))
+    }
+
+    /// The level a report certifies for `class`, `—` when none, `?` when it has no classes.
+    fn class_certified(&self, col: usize, class: Class) -> String {
+        let Some(r) = self.reports.get(col) else {
+            return "?".into();
+        };
+        match r.classes.iter().find(|c| c.class == class) {
+            None => "?".into(),
+            Some(c) => c.certified.highest.clone().unwrap_or_else(|| "—".into()),
+        }
+    }
+
+    /// The failed classes of a record, "data, contract", empty when none are recorded.
+    fn classes_of(c: &CaseRecord) -> String {
+        c.failed_classes
+            .iter()
+            .map(|k| k.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn areas(&self) -> BTreeMap<&str, Vec<&str>> {
+        let mut out: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (id, (area, _)) in &self.rows {
+            out.entry(area.as_str()).or_default().push(id.as_str());
+        }
+        out
+    }
+
+    fn cell(&self, col: usize, id: &str) -> Option<&'a CaseRecord> {
+        self.cells.get(col).and_then(|c| c.get(id)).copied()
+    }
+
+    /// Per column and level: (passed, cases).
+    fn level_totals(&self) -> Vec<Vec<(usize, usize)>> {
+        (0..self.columns.len())
+            .map(|col| {
+                Level::ALL
+                    .iter()
+                    .map(|l| {
+                        let cases: Vec<&CaseRecord> = self.cells[col]
+                            .values()
+                            .copied()
+                            .filter(|c| c.level() == Some(*l))
+                            .collect();
+                        (
+                            cases.iter().filter(|c| c.status == Status::Pass).count(),
+                            cases.len(),
+                        )
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn corpus_versions(&self) -> String {
+        let v: BTreeSet<&str> = self
+            .reports
+            .iter()
+            .map(|r| r.corpus.version.as_str())
+            .collect();
+        v.into_iter().collect::<Vec<_>>().join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests_support::sample;
+
+    #[test]
+    fn matrix_lines_reports_up() {
+        let a = sample();
+        let mut b = sample();
+        b.cases.truncate(2);
+        b.cases[0].status = Status::Fail;
+        b.cases[0].failed_classes = vec![Class::Presentation];
+        let reports = [a, b];
+        let m = Matrix::new(&reports);
+        assert_eq!(m.columns, vec!["t 1", "t 1 (2)"]);
+        let md = m.markdown();
+        assert!(md.contains("| core | 1/2 | 0/2 |"), "{md}");
+        assert!(md.contains("| **edit** |"));
+        assert!(md.contains("| `eol/c` | extended | **skip** | — |"), "{md}");
+        assert!(md.contains("| certified (data) | — | — |"), "{md}");
+        assert!(md.contains("| presentation · core | 2/2 | 1/2 |"), "{md}");
+        assert!(md.contains("**fail** (data, contract)"), "{md}");
+        let html = m.html();
+        assert!(html.contains("<style>") && !html.contains("<script"));
+        assert!(html.contains("<svg"), "the chart is inline");
+        assert!(html.contains("class=\"s fail\""));
+        assert!(html.contains("edit/b&lt;&amp;&gt;"));
+    }
+}
