@@ -101,6 +101,10 @@ pub(super) struct RunArgs {
     /// that fails, crashes or times out fails the run.
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub(super) require: Option<GateArg>,
+    /// The implementation's name in reports and matrices, instead of the name and version it
+    /// reports itself (e.g. "Claude Code 2.1.331" for a server that calls itself "claude").
+    #[arg(long, value_name = "NAME")]
+    pub(super) label: Option<String>,
     /// Write summary.md, report.html, report.json, junit.xml and report.tap into DIR.
     #[arg(long, value_name = "DIR")]
     pub(super) report: Option<PathBuf>,
@@ -198,11 +202,16 @@ pub(super) enum Sub {
         #[arg(long, value_name = "DIR")]
         corpus: Option<PathBuf>,
     },
-    /// Combine report.json files into matrix.md and matrix.html.
+    /// Combine report.json files into matrix.md, matrix.html, matrix.svg and
+    /// readme-section.md (per-area table, chart and the most telling failures).
     Matrix {
         /// report.json files (one column each).
-        #[arg(required = true, value_name = "REPORT.json")]
+        #[arg(value_name = "REPORT.json")]
         reports: Vec<PathBuf>,
+        /// An implementation that could not be run, as "NAME: reason" (repeatable): shown as
+        /// not run, with the reason.
+        #[arg(long, value_name = "NAME: REASON")]
+        not_run: Vec<String>,
         /// Output directory.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,

@@ -42,7 +42,11 @@ pub fn run_cli(args: &[String]) -> u8 {
     };
     match cli.command {
         Some(Sub::Manifest { corpus, check }) => manifest_cmd(corpus, check),
-        Some(Sub::Matrix { reports, out }) => matrix_cmd(&reports, &out),
+        Some(Sub::Matrix {
+            reports,
+            not_run,
+            out,
+        }) => matrix_cmd(&reports, &not_run, &out),
         Some(Sub::List {
             only,
             level,
@@ -125,10 +129,6 @@ mod tests {
             ErrorKind::ArgumentConflict
         );
         assert_eq!(
-            clap_error(&["matrix", "--out", "/tmp/x"]).kind(),
-            ErrorKind::MissingRequiredArgument
-        );
-        assert_eq!(
             clap_error(&["--require", "implementation-defined"]).kind(),
             ErrorKind::InvalidValue
         );
@@ -136,6 +136,13 @@ mod tests {
         assert_eq!(run_cli(&args(&[])), 2, "neither --impl nor --builtin");
         assert_eq!(run_cli(&args(&["--builtin", "--timeout", "0"])), 2);
         assert_eq!(run_cli(&args(&["--builtin", "--jobs", "0"])), 2);
+        let out = tempfile::tempdir().unwrap();
+        let out = out.path().to_string_lossy().into_owned();
+        assert_eq!(
+            run_cli(&args(&["matrix", "--out", &out])),
+            2,
+            "a matrix of nothing"
+        );
         let help = clap_error(&["--help"]);
         assert_eq!(help.kind(), ErrorKind::DisplayHelp);
         assert!(help.to_string().contains("--expectations <FILE>"));

@@ -243,7 +243,7 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             origin: corpus.origin.clone(),
             cases: corpus.cases.len() + corpus.broken.len(),
         },
-        implementation: implementation(&hello, command),
+        implementation: implementation(&hello, command, args.label.clone()),
         platform: Platform::current(),
         started: rfc3339(started_at),
         duration_ms: started.elapsed().as_millis() as u64,
@@ -328,12 +328,13 @@ fn tidy_kept(dir: &std::path::Path) {
 }
 
 /// The implementation as the report records it: its `hello`, and how it was started.
-fn implementation(hello: &Hello, command: String) -> ImplInfo {
+fn implementation(hello: &Hello, command: String, label: Option<String>) -> ImplInfo {
     ImplInfo {
         name: hello.name.clone(),
         version: hello.version.clone(),
         features: hello.features.clone(),
         command,
         read_format: hello.read_format.as_str().into(),
+        label,
     }
 }

@@ -90,9 +90,14 @@ pub(super) fn manifest_cmd(corpus: Option<PathBuf>, check: bool) -> u8 {
     }
 }
 
-/// `matrix`: reads report.json files and writes matrix.md, matrix.html and matrix.svg (the
-/// data-class pass rate per area and tool) into `out`.
-pub(super) fn matrix_cmd(paths: &[PathBuf], out: &Path) -> u8 {
+/// `matrix`: reads report.json files and writes matrix.md, matrix.html, matrix.svg (the
+/// data-class pass rate per area and tool) and readme-section.md into `out`. `not_run` lists
+/// implementations that could not be run (`"NAME: reason"`); the README section links the
+/// chart and tables by `out` as given, so run it from the directory the README is in.
+pub(super) fn matrix_cmd(paths: &[PathBuf], not_run: &[String], out: &Path) -> u8 {
+    if paths.is_empty() && not_run.is_empty() {
+        return usage("matrix needs at least one report.json (or --not-run entry)");
+    }
     let mut reports = Vec::new();
     for p in paths {
         match Report::read(p) {
@@ -100,19 +105,20 @@ pub(super) fn matrix_cmd(paths: &[PathBuf], out: &Path) -> u8 {
             Err(e) => return usage(&e),
         }
     }
-    let m = Matrix::new(&reports);
+    let m = Matrix::new(&reports).with_not_run(not_run);
+    let base = out.to_string_lossy().trim_end_matches('/').to_string();
     let written = std::fs::create_dir_all(out)
         .and_then(|_| std::fs::write(out.join("matrix.md"), m.markdown()))
         .and_then(|_| std::fs::write(out.join("matrix.html"), m.html()))
-        .and_then(|_| std::fs::write(out.join("matrix.svg"), m.svg()));
+        .and_then(|_| std::fs::write(out.join("matrix.svg"), m.svg()))
+        .and_then(|_| std::fs::write(out.join("readme-section.md"), m.readme_section(&base)));
     match written {
         Ok(()) => {
             println!(
-                "wrote {}, {} and {} ({} implementations)",
-                out.join("matrix.md").display(),
-                out.join("matrix.html").display(),
-                out.join("matrix.svg").display(),
-                reports.len()
+                "wrote matrix.md, matrix.html, matrix.svg and readme-section.md into {} ({} implementations, {} not run)",
+                out.display(),
+                reports.len(),
+                m.not_run.len()
             );
             0
         }

@@ -77,6 +77,13 @@ impl Matrix<'_> {
         }
         h.push_str("</tr>\n</tbody>\n</table>\n");
 
+        if !self.not_run.is_empty() {
+            h.push_str("<h2>Not run</h2>\n<ul class=\"not-run\">\n");
+            for (name, why) in &self.not_run {
+                let _ = writeln!(h, "<li><b>{}</b> — {}</li>", esc(name), esc(why));
+            }
+            h.push_str("</ul>\n");
+        }
         h.push_str("<h2>Data kept, per area</h2>\n<figure class=\"chart\">\n");
         h.push_str(&self.svg());
         h.push_str("</figure>\n");

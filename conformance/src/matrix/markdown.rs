@@ -62,7 +62,11 @@ impl Matrix<'_> {
                 r.certification.highest.as_deref().unwrap_or("—")
             );
         }
-        m.push_str("\n\n| case | level |");
+        m.push_str("\n\n");
+        for (name, why) in &self.not_run {
+            let _ = writeln!(m, "Not run: **{}** — {}\n", md_cell(name), md_cell(why));
+        }
+        m.push_str("| case | level |");
         for c in &self.columns {
             let _ = write!(m, " {} |", md_cell(c));
         }

@@ -4,13 +4,20 @@
 //!
 //! Written as Markdown (`markdown.rs`, for READMEs and job summaries), as one self-contained HTML
 //! page (`html.rs`, inline CSS, no scripts or external files) that can be attached to a release
-//! or a CI run, and as an SVG chart of the data-class pass rate per area and tool (`svg.rs`),
-//! which the page also shows inline. This file lines the reports up and computes what all three
+//! or a CI run, as an SVG chart of the data-class pass rate per area and tool (`svg.rs`), which
+//! the page also shows inline, and as a README section (`readme.rs`) with the most telling
+//! failures (`telling.rs`: data damage named from the bytes). Implementations that could not be
+//! run are listed with the reason. This file lines the reports up and computes what all three
 //! show. Reports made before classes are read too; their class figures show as unknown.
 
 mod html;
 mod markdown;
+mod readme;
 mod svg;
+mod telling;
+
+pub use readme::TELLING;
+pub use telling::Telling;
 
 use crate::case::{Class, Level};
 use crate::report::Report;
@@ -25,6 +32,8 @@ pub struct Matrix<'a> {
     /// Case id → (area, level).
     rows: BTreeMap<String, (String, Option<String>)>,
     cells: Vec<BTreeMap<&'a str, &'a CaseRecord>>,
+    /// Implementations that could not be run, with the reason (shown, never counted).
+    pub not_run: Vec<(String, String)>,
 }
 
 impl<'a> Matrix<'a> {
@@ -56,7 +65,20 @@ impl<'a> Matrix<'a> {
             reports,
             rows,
             cells,
+            not_run: Vec::new(),
         }
+    }
+
+    /// Adds the implementations that could not be run, each `"NAME: reason"`.
+    pub fn with_not_run(mut self, entries: &[String]) -> Self {
+        self.not_run = entries
+            .iter()
+            .map(|e| match e.split_once(':') {
+                Some((name, why)) => (name.trim().to_string(), why.trim().to_string()),
+                None => (e.trim().to_string(), "not run".to_string()),
+            })
+            .collect();
+        self
     }
 
     /// Per column, class and level: (held, judged), `None` for a report without classes.
@@ -187,5 +209,33 @@ mod tests {
         assert!(html.contains("<svg"), "the chart is inline");
         assert!(html.contains("class=\"s fail\""));
         assert!(html.contains("edit/b&lt;&amp;&gt;"));
+    }
+
+    #[test]
+    fn a_tool_not_run_is_shown_with_its_reason_and_the_readme_section_has_it_all() {
+        let a = sample();
+        let reports = [a];
+        let m = Matrix::new(&reports)
+            .with_not_run(&["Broken Tool: install failed: npm ERR! 404".to_string()]);
+        assert!(m
+            .markdown()
+            .contains("Not run: **Broken Tool** — install failed: npm ERR! 404"));
+        assert!(m
+            .html()
+            .contains("<li><b>Broken Tool</b> — install failed: npm ERR! 404</li>"));
+        let section = m.readme_section("docs/matrix");
+        assert!(
+            section.starts_with("## How shipping edit tools fare\n"),
+            "{section}"
+        );
+        assert!(section.contains("| area | t 1 |"), "{section}");
+        assert!(section.contains("| edit |"), "{section}");
+        assert!(section.contains("| **data** (core) |"), "{section}");
+        assert!(
+            section.contains("- **Broken Tool** — install failed"),
+            "{section}"
+        );
+        assert!(section.contains("![Data kept per area and tool](docs/matrix/matrix.svg)"));
+        assert!(section.contains("### The most telling failures"));
     }
 }

@@ -60,6 +60,10 @@ pub struct ImplInfo {
     /// compared in that form. Reports older than the field were all `tab`.
     #[serde(default = "tab")]
     pub read_format: String,
+    /// The name given with `--label`, which reports and matrices show instead of name and
+    /// version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// The read format of a report that does not name one.
@@ -196,9 +200,12 @@ impl Report {
 
     /// `name version` of the implementation, for headings and matrix columns.
     pub fn label(&self) -> String {
-        format!(
-            "{} {}",
-            self.implementation.name, self.implementation.version
-        )
+        match &self.implementation.label {
+            Some(label) => label.clone(),
+            None => format!(
+                "{} {}",
+                self.implementation.name, self.implementation.version
+            ),
+        }
     }
 }

@@ -84,6 +84,7 @@ pub(crate) fn sample() -> Report {
             features: vec![],
             command: "builtin".into(),
             read_format: "tab".into(),
+            label: None,
         },
         platform: Platform::current(),
         started: rfc3339(UNIX_EPOCH),
