@@ -270,8 +270,9 @@ def main():
         seq = msg.get("seq") if isinstance(msg, dict) else None
         try:
             if kind == "hello":
+                # Aider's text of a file carries no line numbers: Read is judged in that form.
                 send({"type": "hello", "protocol": 1, "implementation": IMPLEMENTATION,
-                      "features": FEATURES})
+                      "features": FEATURES, "read_format": "plain"})
             elif kind == "case_start":
                 _loader.join()
                 if "error" in _aider:

@@ -19,6 +19,6 @@ peer_install() {
 # declared by hand, because the harness would otherwise credit a server that lists four of
 # the five tools with nothing beyond them; README.md says why each one is (or is not) here.
 peer_conform() {
-    CONFORM=(--mcp "'$PEER_SRC/serve.sh'"
+    CONFORM=(--mcp "'$PEER_SRC/serve.sh'" --mcp-read-format plain
              --mcp-features "read,edit,write,notebook_edit,replace_all,crlf,utf8_bom,utf16le,curly_quotes,structured_patch")
 }

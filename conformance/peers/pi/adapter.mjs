@@ -189,7 +189,9 @@ function send(obj) {
 async function handle(msg) {
   switch (msg?.type) {
     case "hello":
-      return send({ type: "hello", protocol: 1, implementation: { name: "pi", version: VERSION }, features: FEATURES });
+      // pi's read shows lines without numbers: Read is judged in that form.
+      return send({ type: "hello", protocol: 1, implementation: { name: "pi", version: VERSION },
+        features: FEATURES, read_format: "plain" });
     case "case_start": {
       try {
         process.chdir(msg.sandbox);

@@ -70,6 +70,18 @@ fn make_adapter(args: &RunArgs, timeout: Duration) -> Result<(BoxedAdapter, Stri
     }
 }
 
+/// The command as a report shows it: paths under the directory the harness runs in are made
+/// relative to it, so that a report committed with a project names no machine's paths.
+fn portable(command: &str) -> String {
+    match std::env::current_dir() {
+        Ok(dir) if dir.parent().is_some() => {
+            let prefix = format!("{}/", dir.display());
+            command.replace(&prefix, "")
+        }
+        _ => command.to_string(),
+    }
+}
+
 /// Where `--keep-sandboxes` keeps trees when no directory is given.
 fn default_kept_dir() -> PathBuf {
     std::env::temp_dir().join("editref-conform-kept")
@@ -333,7 +345,7 @@ fn implementation(hello: &Hello, command: String, label: Option<String>) -> Impl
         name: hello.name.clone(),
         version: hello.version.clone(),
         features: hello.features.clone(),
-        command,
+        command: portable(&command),
         read_format: hello.read_format.as_str().into(),
         label,
     }
