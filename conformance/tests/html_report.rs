@@ -8,54 +8,14 @@
 //! page is checked by `html_report.mjs`, which reports what it saw as JSON; the assertions are
 //! here.
 
+mod support;
+
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
+use support::browser::{ensure_playwright, tool_dir, CHROMIUM};
 
 const BIN: &str = env!("CARGO_BIN_EXE_editref-conform");
-/// The exact playwright-core release the test drives the browser with.
-const PLAYWRIGHT: &str = "playwright-core@1.65.1";
-const CHROMIUM: &str = "/usr/bin/chromium";
-
-/// `target/html-report-test`, where playwright-core is installed.
-fn tool_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap_or(Path::new(env!("CARGO_TARGET_TMPDIR")))
-        .join("html-report-test")
-}
-
-/// Installs playwright-core into `dir` unless it is there; fails saying what is missing.
-fn ensure_playwright(dir: &Path) {
-    if dir
-        .join("node_modules/playwright-core/package.json")
-        .is_file()
-    {
-        return;
-    }
-    std::fs::create_dir_all(dir).unwrap();
-    let out = Command::new("timeout")
-        .args([
-            "600",
-            "npm",
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--loglevel=error",
-            PLAYWRIGHT,
-        ])
-        .current_dir(dir)
-        .output();
-    match out {
-        Ok(o) if o.status.success() => {}
-        Ok(o) => panic!(
-            "npm install {PLAYWRIGHT} failed (the HTML report test needs node, npm and the package index): {}",
-            String::from_utf8_lossy(&o.stderr)
-        ),
-        Err(e) => panic!("cannot run npm (the HTML report test needs node and npm): {e}"),
-    }
-}
-
 /// A corpus of four cases in two areas: one core failure, one difference, two passes.
 fn corpus(dir: &Path) {
     std::fs::write(dir.join("VERSION"), "0.1.0\n").unwrap();

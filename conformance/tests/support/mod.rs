@@ -1,0 +1,3 @@
+//! Helpers shared by the harness's integration tests.
+
+pub mod browser;
