@@ -202,10 +202,13 @@ fn clean(message: &str) -> String {
 /// Names the damage, by the first rule that fits the expected and actual text.
 fn damage(e: &Evidence) -> Option<&'static str> {
     let summary = e.summary.as_str();
-    if summary.contains("symlink") || summary.contains("link") && summary.contains("regular") {
+    if summary.contains("was a symlink and is now a regular file") {
         return Some("a symbolic link replaced by a regular file");
     }
-    if summary.contains("mode") {
+    if summary.contains("must be a symlink") {
+        return Some("a symbolic link not kept");
+    }
+    if summary.contains("mode changed from") {
         return Some("file mode changed");
     }
     let (Some(want), Some(got)) = (&e.expected, &e.actual) else {
@@ -299,6 +302,17 @@ mod tests {
             assert_eq!(damage(&e), Some(want), "{:?} / {:?}", e.expected, e.actual);
         }
         assert_eq!(damage(&ev("abc\n", "abd\n", "a.txt differs")), None);
+        let link = Evidence {
+            expected: None,
+            actual: None,
+            summary: "link.txt: was a symlink and is now a regular file".into(),
+        };
+        assert_eq!(damage(&link), Some("a symbolic link replaced by a regular file"));
+        let kept = Evidence {
+            summary: "link.txt: expected a regular file, found a symlink".into(),
+            ..link
+        };
+        assert_eq!(damage(&kept), None, "a link kept where a file was due is not that");
     }
 
     #[test]
