@@ -173,10 +173,7 @@ fn an_mcp_server_is_certified_through_the_mcp_inputs() {
 #[test]
 fn exactly_one_of_impl_and_mcp_is_a_usage_rule() {
     let work = tempfile::tempdir().unwrap();
-    for inputs in [
-        vec![],
-        vec![("IMPL", "python3 a.py"), ("MCP", "server")],
-    ] {
+    for inputs in [vec![], vec![("IMPL", "python3 a.py"), ("MCP", "server")]] {
         let a = action(&inputs, work.path());
         assert_eq!(a.code, 2, "{inputs:?}");
         assert!(a.stderr.contains("exactly one of"), "{}", a.stderr);
