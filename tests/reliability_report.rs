@@ -78,6 +78,14 @@ fn mb(bytes: u64) -> String {
     }
 }
 
+/// `n` per 1,000 of `of`, to one decimal ("–" when `of` is 0).
+fn per_thousand(n: u64, of: u64) -> String {
+    if of == 0 {
+        return "–".to_string();
+    }
+    format!("{:.1}", n as f64 * 1000.0 / of as f64)
+}
+
 fn render(r: &Records, run: &Value) -> String {
     let mut d = String::new();
     let w = &mut d;
@@ -106,6 +114,27 @@ fn render(r: &Records, run: &Value) -> String {
         w,
         "| kills survived (SIGKILL at random instants of an edit) | {} |",
         thousands(kills)
+    );
+    let _ = writeln!(
+        w,
+        "| temp files left per 1,000 kills | {} |",
+        per_thousand(r.n("crash", "sigkill_during_edit", "orphans"), kills)
+    );
+    let _ = writeln!(
+        w,
+        "| temp files of dead writers left after the next edit | {} |",
+        thousands(
+            r.n(
+                "crash",
+                "sigkill_during_edit",
+                "orphans_left_after_next_edit"
+            )
+            .saturating_sub(r.n(
+                "crash",
+                "sigkill_during_edit",
+                "orphans_kept_pid_reused"
+            ))
+        )
     );
     let _ = writeln!(
         w,
@@ -166,9 +195,12 @@ fn render(r: &Records, run: &Value) -> String {
     let _ = writeln!(
         w,
         "**Promise.** A process killed at any instant leaves the old or the new content at the \
-         path — never a mix, never a truncated file. The only possible residue is a temp file \
-         named `.<name>.editref-<pid>-<hex>.tmp` next to the target; it is never read back and \
-         does not disturb later edits.\n"
+         path — never a mix, never a truncated file. The new content is written into a file \
+         without a name (`O_TMPFILE`), which is named only just before the rename, so a kill \
+         leaves a temp file `.<name>.editref-<pid>-<hex>.tmp` next to the target only when it \
+         falls between those two calls (or on a file system without unnamed files). Such an \
+         orphan is never read back, and the next edit in the directory removes it: its \
+         writer's PID is gone and nobody holds its lock (D24).\n"
     );
     let _ = writeln!(
         w,
@@ -178,11 +210,12 @@ fn render(r: &Records, run: &Value) -> String {
          editing process is killed with SIGKILL at an instant drawn from a seeded RNG, uniformly \
          over the duration of that kind of edit as measured first on the machine \
          ({} ms for Edit, {} ms for MultiEdit, {} ms for Write). After every kill the file is \
-         compared byte for byte with the old and the new content, and every other entry of the \
-         directory must be a temp file named after the target and the killed process. Orphans \
-         stay in place for the next edits; every 50 kills and at the end an edit runs to \
-         completion among them and must give exactly the expected bytes and leave them \
-         untouched.\n",
+         compared byte for byte with the old and the new content, every other entry of the \
+         directory must be a temp file named after the target and a killed process, and the \
+         temp files each kill left are counted. Orphans stay in place for the next edits; every \
+         50 kills and at the end an edit runs to completion among them, must give exactly the \
+         expected bytes and must leave no temp file of a dead process (one whose PID another \
+         process has taken since is kept, as a live writer's would be, and counted).\n",
         mb(g("file_bytes")),
         c.get("measured_edit_ms")
             .map_or(0, |m| m["edit"].as_u64().unwrap_or(0)),
@@ -191,18 +224,22 @@ fn render(r: &Records, run: &Value) -> String {
         c.get("measured_edit_ms")
             .map_or(0, |m| m["write"].as_u64().unwrap_or(0)),
     );
-    let _ = writeln!(w, "| kills | old content | new content | finished before the kill | kills leaving an orphan | edits completed among orphans | other entries | corrupted |");
-    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(w, "| kills | old content | new content | finished before the kill | temp files left by kills | per 1,000 kills | edits completed among orphans | orphans before those edits | left after them (PID reused) | other entries | corrupted |");
+    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|---|---|---|");
     let k = |key: &str| r.cell("crash", "sigkill_during_edit", key);
     let _ = writeln!(
         w,
-        "| {} | {} | {} | {} | {} | {} | {} | {} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} |",
         k("kills"),
         k("left_old"),
         k("left_new"),
         k("finished_before_kill"),
-        k("kills_leaving_orphans"),
+        k("orphans"),
+        per_thousand(g("orphans"), g("kills")),
         k("completed_edits_among_orphans"),
+        k("orphans_before_next_edit"),
+        k("orphans_left_after_next_edit"),
+        k("orphans_kept_pid_reused"),
         k("unexpected_entries"),
         k("corrupted")
     );
@@ -455,6 +492,11 @@ fn render(r: &Records, run: &Value) -> String {
          - A file rewritten in place with its size kept and its mtime restored to the nanosecond \
          between the checks and the write cannot be told from an untouched one without reading \
          it again.\n\
+         - A temp file is removed as an orphan only by a later edit in its own directory, only \
+         when its writer's PID is no live process and nobody holds its lock, and only where \
+         the directory is small enough to list on every write (`st_size` up to 256 KiB, \
+         several thousand entries); in a larger directory, or when the PID has been reused, \
+         an orphan stays until removed by hand.\n\
          - Crash tests kill the process; they do not cut the power. Durability across power \
          loss rests on fsync of the file and of its directory (DISK-6), which these tests \
          exercise but cannot prove.\n\

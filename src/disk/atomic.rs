@@ -1,34 +1,24 @@
 //! The atomic write (DISK-1, DISK-6, SESSION-3/4): [`atomic_write`] replaces or creates a
 //! file from a [`WriteRequest`].
 //!
-//! One file for the whole sequence, because its order is the guarantee: an exclusive temp file
-//! next to the target, the content written (long chunks directly, short ones gathered), the
-//! mode (and owner where permitted) copied, fsynced; then, under the lock on the loaded inode
-//! and after checking that nobody changed the file or swapped its directory, the rename and
-//! the directory fsync. Every failure before the rename removes the temp file and leaves the
-//! original bytes as they were.
+//! One file for the whole sequence, because its order is the guarantee: the content staged in
+//! a temp file beside the target (`staged.rs`: unnamed where the file system allows, written,
+//! mode copied, fsynced); then, under the lock on the loaded inode and after checking that
+//! nobody changed the file or swapped its directory, the temp file named and renamed over the
+//! target (or, for a new file, linked to its name), and the directory fsynced. Every failure
+//! before that removes the temp file and leaves the original bytes as they were. After a
+//! successful write, orphaned temp files of dead writers in the directory are removed
+//! (`orphans.rs`).
 
-use super::dirs::NewDirs;
-use super::fs::{FileBytes, FileHandle, Fs, Kind, Meta};
+use super::fs::{FileBytes, Fs, Kind, Meta};
 use super::load::{load, Loaded};
+use super::orphans;
 use super::path::real_path;
-use super::temp::temp_path;
+use super::staged::{prepare, Prepared};
 use crate::error::{msg, Code, ToolError};
 use crate::text::Chunk;
 use std::io;
-use std::path::{Path, PathBuf};
-
-/// The process umask, read without changing it (Linux reports it in /proc).
-fn umask() -> u32 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Umask:"))
-                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
-}
+use std::path::Path;
 
 /// What to write and how.
 pub struct WriteRequest<'a, 'c> {
@@ -74,10 +64,10 @@ pub(super) fn stale() -> ToolError {
 
 /// DISK-1 / SESSION-3: atomically replaces (or creates) `req.target` with `req.chunks`.
 pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, ToolError> {
-    let prepared = prepare(fs, req)?;
+    let mut prepared = prepare(fs, req)?;
     let committed = match req.existing {
-        Some(loaded) => commit_replace(fs, &prepared.temp, req.target, loaded),
-        None => commit_create(fs, &prepared.temp, req.target),
+        Some(loaded) => commit_replace(fs, &mut prepared, req.target, loaded),
+        None => commit_create(fs, &mut prepared, req.target),
     };
     if let Err(e) = committed {
         prepared.discard(fs);
@@ -87,141 +77,23 @@ pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, 
     // result reports.
     let dir = req.target.parent().unwrap_or(Path::new("/"));
     let durable = req.fsync && fs.sync_dir(dir).is_ok();
+    orphans::sweep(fs, dir);
     Ok(Written {
         meta: prepared.meta,
         durable,
     })
 }
 
-/// A temp file next to its target holding the complete new content, mode set and (with
-/// fsync) flushed: everything of a write except the rename.
-pub(super) struct Prepared {
-    /// The temp file's path.
-    pub temp: PathBuf,
-    /// Its metadata (what the target will have after the rename).
-    pub meta: Meta,
-    /// The parent directories created for a new file, taken back if the write fails.
-    pub dirs: NewDirs,
-}
-
-impl Prepared {
-    /// Takes the preparation back: the temp file goes, and so do the directories it created
-    /// (WRITE-1 creates them only for a write that succeeds).
-    pub fn discard(&self, fs: &dyn Fs) {
-        let _ = fs.remove_file(&self.temp);
-        self.dirs.remove(fs);
-    }
-}
-
-/// Writes the new content of `req` into a fresh temp file beside the target. On any failure
-/// the temp file and any directory created for it are removed again and the target is
-/// untouched.
-pub(super) fn prepare(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Prepared, ToolError> {
-    let dir = req.target.parent().unwrap_or(Path::new("/"));
-    let dirs = match req.existing {
-        None => {
-            NewDirs::create(fs, dir).map_err(|e| io_error("create the parent directory", &e))?
-        }
-        Some(_) => NewDirs::default(),
-    };
-    let (temp, mut file) = match create_temp(fs, req.target) {
-        Ok(created) => created,
-        Err(e) => {
-            dirs.remove(fs);
-            return Err(e);
-        }
-    };
-    let prepared = (|| -> Result<Meta, ToolError> {
-        write_chunks(file.as_mut(), req.chunks)
-            .map_err(|e| io_error("write the new content", &e))?;
-        let mode = match (req.existing, req.mode) {
-            (Some(l), _) => l.meta.mode,
-            (None, Some(mode)) => mode,
-            (None, None) => 0o666 & !umask(),
-        };
-        file.set_mode(mode)
-            .map_err(|e| io_error("set the file mode", &e))?;
-        if let Some(l) = req.existing {
-            let mine = file
-                .meta()
-                .map_err(|e| io_error("stat the temp file", &e))?;
-            if (mine.uid, mine.gid) != (l.meta.uid, l.meta.gid) {
-                // Owner is kept where permitted; an unprivileged process cannot chown.
-                let _ = file.set_owner(l.meta.uid, l.meta.gid);
-            }
-        }
-        if req.fsync {
-            file.sync()
-                .map_err(|e| io_error("flush the new content", &e))?;
-        }
-        file.meta().map_err(|e| io_error("stat the temp file", &e))
-    })();
-    drop(file);
-    match prepared {
-        Ok(meta) => Ok(Prepared { temp, meta, dirs }),
-        Err(e) => {
-            let _ = fs.remove_file(&temp);
-            dirs.remove(fs);
-            Err(e)
-        }
-    }
-}
-
-/// Moves a prepared temp file to a path that must not exist yet (a new file): `stale` when
-/// something appeared there meanwhile, never a silent overwrite.
-pub(super) fn commit_create(fs: &dyn Fs, temp: &Path, target: &Path) -> Result<(), ToolError> {
+/// Puts a prepared new file at a path that must not exist yet: `stale` when something
+/// appeared there meanwhile, never a silent overwrite.
+pub(super) fn commit_create(
+    fs: &dyn Fs,
+    prepared: &mut Prepared,
+    target: &Path,
+) -> Result<(), ToolError> {
     let dir = target.parent().unwrap_or(Path::new("/"));
     same_directory(fs, dir)?;
-    fs.rename_noreplace(temp, target).map_err(|e| {
-        if e.kind() == io::ErrorKind::AlreadyExists {
-            stale()
-        } else {
-            io_error("move the new file into place", &e)
-        }
-    })
-}
-
-/// Chunks at least this long are written straight from where they are; shorter ones are
-/// gathered first, so that a replace_all with 100,000 hits is not 200,000 write calls.
-const DIRECT_WRITE: usize = 64 * 1024;
-
-/// Writes `chunks` in order: long ones directly, runs of short ones gathered into one write.
-fn write_chunks(file: &mut dyn FileHandle, chunks: &[Chunk<'_>]) -> io::Result<()> {
-    let mut gathered: Vec<u8> = Vec::new();
-    for chunk in chunks {
-        let bytes = chunk.bytes();
-        if bytes.len() >= DIRECT_WRITE {
-            if !gathered.is_empty() {
-                file.write_all(&gathered)?;
-                gathered.clear();
-            }
-            file.write_all(bytes)?;
-        } else {
-            if gathered.len() + bytes.len() > DIRECT_WRITE && !gathered.is_empty() {
-                file.write_all(&gathered)?;
-                gathered.clear();
-            }
-            gathered.extend_from_slice(bytes);
-        }
-    }
-    if !gathered.is_empty() {
-        file.write_all(&gathered)?;
-    }
-    Ok(())
-}
-
-fn create_temp(fs: &dyn Fs, target: &Path) -> Result<(PathBuf, Box<dyn FileHandle>), ToolError> {
-    let mut last = None;
-    for _ in 0..8 {
-        let temp = temp_path(target);
-        match fs.create_exclusive(&temp) {
-            Ok(f) => return Ok((temp, f)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(io_error("create a temporary file next to the target", &e)),
-        }
-    }
-    let e = last.unwrap_or_else(|| io::Error::other("no free temp name"));
-    Err(io_error("create a temporary file next to the target", &e))
+    prepared.create(fs, target)
 }
 
 /// PATH-2 under a race: `dir` was resolved with every symlink followed, so it must still be
@@ -244,13 +116,12 @@ fn same_directory(fs: &dyn Fs, dir: &Path) -> Result<(), ToolError> {
 /// Check 2 under the lock, then the rename (SESSION-3, SESSION-4).
 fn commit_replace(
     fs: &dyn Fs,
-    temp: &Path,
+    prepared: &mut Prepared,
     target: &Path,
     loaded: &Loaded,
 ) -> Result<(), ToolError> {
     check_unchanged(fs, target, loaded)?;
-    fs.rename(temp, target)
-        .map_err(|e| io_error("move the new file into place", &e))
+    prepared.replace(fs, target)
 }
 
 /// Write-time check 2 (SESSION-3, SESSION-4): takes the lock on the inode that was loaded and
@@ -294,6 +165,7 @@ pub(super) fn check_unchanged(
 
 #[cfg(test)]
 mod tests {
+    use super::super::staged::DIRECT_WRITE;
     use super::*;
     use crate::disk::{is_temp_name, Fault, FaultFs, Op, RealFs, MAP_MIN};
     use std::sync::Arc;
@@ -343,7 +215,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("f.txt");
         for (op, fault) in [
-            (Op::CreateExclusive, Fault::Errno(libc::EACCES)),
+            (Op::CreateUnnamed, Fault::Errno(libc::EACCES)),
+            (Op::LinkTemp, Fault::Errno(libc::EIO)),
             (Op::WriteAll, Fault::ShortWrite),
             (Op::WriteAll, Fault::Errno(libc::ENOSPC)),
             (Op::Sync, Fault::Errno(libc::EIO)),

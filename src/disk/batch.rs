@@ -5,10 +5,14 @@
 //! that put every failure that can be foreseen before the first rename:
 //!
 //! 1. **prepare** — every new content goes into its own temp file beside its target, written
-//!    and fsynced exactly as a single write does ([`super::atomic`]);
+//!    and fsynced exactly as a single write does ([`super::atomic`]); the temp files stay
+//!    unnamed and open until their rename, except in a batch of more than [`OPEN_TEMPS`]
+//!    files, where each is named and closed once written (a descriptor per file would run
+//!    into the process's limit);
 //! 2. **check** — every file being replaced or deleted is locked and checked unchanged since
 //!    it was loaded (write-time check 2), every new file's path checked free;
-//! 3. **commit** — the renames, in order; a deleted file is first moved aside to a temp name.
+//! 3. **commit** — the renames, in order; a deleted file is first moved aside to a parked name
+//!    ([`parked_path`]), which no later edit removes as an orphan.
 //!
 //! A failure in phase 1 or 2 removes the temp files and leaves every target as it was. A
 //! rename that fails in phase 3 (an I/O error; nothing that a check could have seen) rolls the
@@ -16,11 +20,13 @@
 //! bytes and mode again, a created file is removed, a file moved aside comes back. Only when
 //! the rollback itself fails does the error say that a file may hold its new content.
 
-use super::atomic::{check_unchanged, commit_create, io_error, prepare, stale, Prepared};
+use super::atomic::{check_unchanged, commit_create, io_error, stale};
 use super::atomic::{WriteRequest, Written};
 use super::fs::Fs;
 use super::load::Loaded;
-use super::temp::temp_path;
+use super::orphans;
+use super::staged::{prepare, Prepared};
+use super::temp::parked_path;
 use crate::error::ToolError;
 use crate::text::Chunk;
 use std::io;
@@ -71,6 +77,9 @@ enum Committed {
     Parked { index: usize, parked: PathBuf },
 }
 
+/// Batches of up to this many files keep every temp file unnamed and open until its rename.
+pub(super) const OPEN_TEMPS: usize = 64;
+
 /// BATCH-1: applies every op or none. Targets must be distinct (the caller merges several
 /// changes of one file into one op before).
 pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone>, ToolError> {
@@ -79,9 +88,18 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
     for op in ops {
         let p = match op {
             BatchOp::Write(w) => match prepare(fs, w) {
-                Ok(p) => Some(p),
+                Ok(mut p) => {
+                    if ops.len() > OPEN_TEMPS {
+                        if let Err(e) = p.name_and_close(w.target) {
+                            p.discard(fs);
+                            remove_temps(fs, &mut prepared);
+                            return Err(e);
+                        }
+                    }
+                    Some(p)
+                }
                 Err(e) => {
-                    remove_temps(fs, &prepared);
+                    remove_temps(fs, &mut prepared);
                     return Err(e);
                 }
             },
@@ -108,23 +126,22 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
             },
         };
         if let Err(e) = checked {
-            remove_temps(fs, &prepared);
+            remove_temps(fs, &mut prepared);
             return Err(e);
         }
     }
     // Phase 3: the renames.
     let mut done: Vec<Committed> = Vec::with_capacity(ops.len());
     for (index, op) in ops.iter().enumerate() {
-        let result = match (op, prepared.get(index).and_then(Option::as_ref)) {
+        let result = match (op, prepared.get_mut(index).and_then(Option::as_mut)) {
             (BatchOp::Write(w), Some(p)) => match w.existing {
-                Some(_) => fs
-                    .rename(&p.temp, w.target)
-                    .map_err(|e| io_error("move the new file into place", &e))
+                Some(_) => p
+                    .replace(fs, w.target)
                     .map(|()| Committed::Replaced { index }),
-                None => commit_create(fs, &p.temp, w.target).map(|()| Committed::Created { index }),
+                None => commit_create(fs, p, w.target).map(|()| Committed::Created { index }),
             },
             (BatchOp::Delete { target, .. }, _) => {
-                let parked = temp_path(target);
+                let parked = parked_path(target);
                 fs.rename_noreplace(target, &parked)
                     .map_err(|e| io_error("remove the file", &e))
                     .map(|()| Committed::Parked { index, parked })
@@ -139,8 +156,8 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
             Err(e) => {
                 // The temp files not yet renamed go; the renames made are taken back, and
                 // then the directories made for new files.
-                for p in prepared.iter().skip(index).flatten() {
-                    let _ = fs.remove_file(&p.temp);
+                for p in prepared.iter_mut().skip(index).flatten() {
+                    p.drop_temp(fs);
                 }
                 let mut e = e;
                 if let Err(unrestored) = roll_back(fs, ops, &done) {
@@ -157,6 +174,7 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
     }
     // Everything is in place: the files moved aside go, and the directories are synced.
     let mut results = Vec::with_capacity(ops.len());
+    let mut dirs: Vec<&Path> = Vec::new();
     for c in &done {
         if let Committed::Parked { parked, .. } = c {
             let _ = fs.remove_file(parked);
@@ -164,6 +182,9 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
     }
     for (index, op) in ops.iter().enumerate() {
         let dir = op.target().parent().unwrap_or(Path::new("/"));
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
         match (op, prepared.get(index).and_then(Option::as_ref)) {
             (BatchOp::Write(w), Some(p)) => {
                 let durable = w.fsync && fs.sync_dir(dir).is_ok();
@@ -179,12 +200,15 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
             }
         }
     }
+    for dir in dirs {
+        orphans::sweep(fs, dir);
+    }
     Ok(results)
 }
 
 /// Removes the temp files of phase 1 and the directories made for them.
-fn remove_temps(fs: &dyn Fs, prepared: &[Option<Prepared>]) {
-    for p in prepared.iter().rev().flatten() {
+fn remove_temps(fs: &dyn Fs, prepared: &mut [Option<Prepared>]) {
+    for p in prepared.iter_mut().rev().flatten() {
         p.discard(fs);
     }
 }
@@ -247,11 +271,11 @@ fn restore(fs: &dyn Fs, target: &Path, old: &Loaded, fsync: bool) -> Result<(), 
         fsync,
         mode: Some(old.meta.mode),
     };
-    let p = prepare(fs, &req)?;
-    fs.rename(&p.temp, target).map_err(|e| {
+    let mut p = prepare(fs, &req)?;
+    if let Err(e) = p.replace(fs, target) {
         p.discard(fs);
-        io_error("restore the file", &e)
-    })?;
+        return Err(e);
+    }
     Ok(())
 }
 

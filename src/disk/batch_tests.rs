@@ -107,14 +107,14 @@ fn batch_1_a_fault_at_any_call_leaves_all_old_or_all_new_and_no_temp() {
         .collect();
     for op in [
         Op::OpenRead,
-        Op::CreateExclusive,
+        Op::CreateUnnamed,
+        Op::LinkTemp,
         Op::WriteAll,
         Op::SetMode,
         Op::Sync,
         Op::Lock,
         Op::SymlinkMetadata,
         Op::Rename,
-        Op::RenameNoreplace,
         Op::SyncDir,
     ] {
         assert!(log.contains(&op), "the batch makes no {op:?} call");
@@ -143,8 +143,9 @@ fn batch_1_a_fault_at_any_call_leaves_all_old_or_all_new_and_no_temp() {
 #[test]
 fn batch_1_a_failed_rename_of_the_third_file_rolls_back_the_first_two() {
     let dir = fixture();
-    // Renames: a, b, then c is created with rename_noreplace; make the create fail.
-    let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::RenameNoreplace, 1, Fault::Errno(libc::EIO));
+    // a and b are named (links #1 and #2) and renamed, then c is created by link #3, straight
+    // to its name; make the create fail.
+    let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::LinkTemp, 3, Fault::Errno(libc::EIO));
     let a_ino = std::fs::metadata(dir.path().join("a.txt")).unwrap();
     let e = replace_two_create_one(&fs, dir.path()).unwrap_err();
     assert_eq!(e.code, Code::Io);
@@ -192,10 +193,10 @@ fn batch_1_a_failed_rename_of_the_third_file_rolls_back_the_first_two() {
 #[test]
 fn batch_1_only_a_failed_rollback_names_the_files_that_may_hold_new_content() {
     let dir = fixture();
-    // Rename #1 and #2 replace a and b, rename_noreplace #1 (creating c) fails, and the
-    // rollback's first rename (putting b back; newest first) fails too.
+    // Rename #1 and #2 replace a and b, link #3 (creating c) fails, and the rollback's first
+    // rename (putting b back; newest first) fails too.
     let fs = FaultFs::new(Arc::new(RealFs))
-        .fail(Op::RenameNoreplace, 1, Fault::Errno(libc::EIO))
+        .fail(Op::LinkTemp, 3, Fault::Errno(libc::EIO))
         .fail(Op::Rename, 3, Fault::Errno(libc::EIO));
     let e = replace_two_create_one(&fs, dir.path()).unwrap_err();
     let b = dir.path().join("b.txt");
@@ -240,7 +241,8 @@ fn batch_1_a_delete_parks_the_file_and_removes_it_when_all_is_in_place() {
     let c = dir.path().join("c.txt");
     use std::os::unix::fs::MetadataExt;
     let ino = std::fs::metadata(&b).unwrap().ino();
-    let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::RenameNoreplace, 2, Fault::Errno(libc::EIO));
+    // The delete parks b (rename_noreplace), then creating c (a link) fails.
+    let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::LinkTemp, 1, Fault::Errno(libc::EIO));
     let lb = load(&fs, &b, 1 << 20).unwrap();
     let nc = [Chunk::Original(b"new c\n")];
     write_batch(

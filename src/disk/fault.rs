@@ -22,7 +22,9 @@ pub enum Op {
     ReadDir,
     /// open for reading
     OpenRead,
-    /// exclusive create of the temp file
+    /// create of an unnamed temp file (`O_TMPFILE`)
+    CreateUnnamed,
+    /// exclusive create of a named temp file
     CreateExclusive,
     /// rename over the target
     Rename,
@@ -50,6 +52,10 @@ pub enum Op {
     SetOwner,
     /// flock
     Lock,
+    /// flock that never waits (the temp file's own lock, and the orphan check)
+    TryLock,
+    /// `linkat`: an unnamed temp file given its name
+    LinkTemp,
 }
 
 /// What happens at the chosen call.
@@ -209,6 +215,14 @@ impl FileHandle for FaultFile {
         self.fs.check(Op::Lock)?;
         self.inner.lock()
     }
+    fn try_lock(&self) -> io::Result<bool> {
+        self.fs.check(Op::TryLock)?;
+        self.inner.try_lock()
+    }
+    fn link_at(&self, path: &Path) -> io::Result<()> {
+        self.fs.check(Op::LinkTemp)?;
+        self.inner.link_at(path)
+    }
 }
 
 impl Fs for FaultFs {
@@ -228,6 +242,13 @@ impl Fs for FaultFs {
         self.check(Op::OpenRead)?;
         Ok(Box::new(FaultFile {
             inner: self.inner.open_read(path)?,
+            fs: self.clone(),
+        }))
+    }
+    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>> {
+        self.check(Op::CreateUnnamed)?;
+        Ok(Box::new(FaultFile {
+            inner: self.inner.create_unnamed(dir)?,
             fs: self.clone(),
         }))
     }

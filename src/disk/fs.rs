@@ -164,6 +164,14 @@ pub trait FileHandle: Send {
     fn set_owner(&mut self, uid: u32, gid: u32) -> io::Result<()>;
     /// Exclusive advisory lock (`flock`), held until the handle is dropped.
     fn lock(&self) -> io::Result<()>;
+    /// Exclusive advisory lock (`flock`) taken only if nobody holds one: `Ok(false)` when the
+    /// file is locked elsewhere. A writer holds it on its temp file for as long as the file is
+    /// its own, so that a temp file whose lock is free is known to have lost its writer (D24).
+    fn try_lock(&self) -> io::Result<bool>;
+    /// Gives a file made by [`Fs::create_unnamed`] the name `path` (`linkat`); fails with
+    /// `AlreadyExists` when the name is taken, never replacing anything. Until this call the
+    /// content has no name, so a process killed before it leaves nothing behind (DISK-5).
+    fn link_at(&self, path: &Path) -> io::Result<()>;
 }
 
 /// Every file-system operation editref performs.
@@ -176,6 +184,11 @@ pub trait Fs: Send + Sync {
     fn read_dir(&self, path: &Path) -> io::Result<Vec<OsString>>;
     /// Opens for reading without blocking on FIFOs and without following a final symlink.
     fn open_read(&self, path: &Path) -> io::Result<Box<dyn FileHandle>>;
+    /// Creates a file without a name in directory `dir` (`O_TMPFILE`), mode 0600, to be named
+    /// with [`FileHandle::link_at`] just before it replaces its target. A file system that
+    /// cannot do this answers EOPNOTSUPP, EISDIR or EINVAL, and the caller falls back to
+    /// [`Fs::create_exclusive`].
+    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>>;
     /// Creates a new file exclusively (never following links), mode 0600.
     fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>>;
     /// `rename`, replacing the target.
@@ -328,6 +341,68 @@ impl FileHandle for RealFile {
     fn lock(&self) -> io::Result<()> {
         self.0.lock()
     }
+
+    fn try_lock(&self) -> io::Result<bool> {
+        // SAFETY: flock on a descriptor this handle owns.
+        let rc = unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc == 0 {
+            return Ok(true);
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() == io::ErrorKind::WouldBlock {
+            Ok(false)
+        } else {
+            Err(err)
+        }
+    }
+
+    /// `linkat` of `/proc/self/fd/N` with `AT_SYMLINK_FOLLOW`, which any user may do for a
+    /// file it opened with `O_TMPFILE`; without `/proc`, `linkat(fd, "", AT_EMPTY_PATH)`, which
+    /// older kernels allow only with CAP_DAC_READ_SEARCH.
+    fn link_at(&self, path: &Path) -> io::Result<()> {
+        let to = c_path(path)?;
+        let fd = self.0.as_raw_fd();
+        let proc_fd = std::ffi::CString::new(format!("/proc/self/fd/{fd}"))
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in path"))?;
+        // SAFETY: both pointers are valid NUL-terminated strings for the duration of the call.
+        let rc = unsafe {
+            libc::linkat(
+                libc::AT_FDCWD,
+                proc_fd.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::AT_SYMLINK_FOLLOW,
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::NotFound || Path::new("/proc/self/fd").exists() {
+            return Err(err);
+        }
+        // SAFETY: as above; the empty path is a valid NUL-terminated string.
+        let rc = unsafe {
+            libc::linkat(
+                fd,
+                c"".as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::AT_EMPTY_PATH,
+            )
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
+}
+
+fn c_path(p: &Path) -> io::Result<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(p.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in path"))
 }
 
 impl Fs for RealFs {
@@ -353,6 +428,16 @@ impl Fs for RealFs {
         Ok(Box::new(RealFile(file)))
     }
 
+    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .mode(0o600)
+            .custom_flags(libc::O_TMPFILE | libc::O_CLOEXEC)
+            .open(dir)?;
+        Ok(Box::new(RealFile(file)))
+    }
+
     fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
         let file = OpenOptions::new()
             .write(true)
@@ -368,12 +453,7 @@ impl Fs for RealFs {
     }
 
     fn rename_noreplace(&self, from: &Path, to: &Path) -> io::Result<()> {
-        use std::os::unix::ffi::OsStrExt;
-        let c = |p: &Path| {
-            std::ffi::CString::new(p.as_os_str().as_bytes())
-                .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in path"))
-        };
-        let (from_c, to_c) = (c(from)?, c(to)?);
+        let (from_c, to_c) = (c_path(from)?, c_path(to)?);
         // SAFETY: both pointers are valid NUL-terminated strings for the duration of the call.
         let rc = unsafe {
             libc::renameat2(

@@ -1,10 +1,12 @@
 //! Reading and writing files safely (DISK-1..6, SESSION-3/4, PATH-3).
 //!
-//! Writes are atomic replaces: an exclusive temp file in the target's own directory, written
+//! Writes are atomic replaces: a temp file in the target's own directory — without a name
+//! (`O_TMPFILE`) where the file system allows, so that a killed writer leaves nothing — written
 //! fully, fsynced, given the target's mode (and owner where permitted), then — under an
 //! exclusive lock on the file that was loaded, after checking once more that nobody changed it —
-//! renamed over the target, and the directory fsynced. Any failure removes the temp file and
-//! leaves the original bytes as they were.
+//! named and renamed over the target, and the directory fsynced. Any failure removes the temp
+//! file and leaves the original bytes as they were; temp files of writers that died are
+//! removed by the next write in their directory.
 //!
 //! The parts:
 //!
@@ -12,8 +14,12 @@
 //! - `fault.rs` — fault injection through that seam ([`FaultFs`]);
 //! - `path.rs` — normalisation and symlink resolution ([`normalize`], [`real_path`]);
 //! - `load.rs` — reading a file, mapped or in memory ([`load()`], [`Loaded`]);
-//! - `temp.rs` — the temp-file name ([`temp_path`], [`is_temp_name`]);
+//! - `temp.rs` — the temp-file names ([`temp_path`], [`parked_path`], [`is_temp_name`],
+//!   [`temp_owner`]);
 //! - `dirs.rs` — the parent directories a new file needs, taken back if its write fails;
+//! - `staged.rs` — the new content in a temp file beside its target, unnamed until it is put
+//!   in place, and putting it there;
+//! - `orphans.rs` — temp files of dead writers, removed by the next write in their directory;
 //! - `atomic.rs` — the atomic replace ([`atomic_write`], [`WriteRequest`], [`Written`]);
 //! - `batch.rs` — several files changed as one unit, all or none ([`write_batch`]).
 
@@ -23,7 +29,9 @@ mod dirs;
 mod fault;
 mod fs;
 mod load;
+mod orphans;
 mod path;
+mod staged;
 mod temp;
 
 pub use atomic::{atomic_write, WriteRequest, Written};
@@ -32,4 +40,4 @@ pub use fault::{Fault, FaultFs, Op};
 pub use fs::{FileBytes, FileHandle, Fs, Kind, Meta, RealFs, MAP_MIN};
 pub use load::{load, LoadError, Loaded};
 pub use path::{normalize, real_path};
-pub use temp::{is_temp_name, temp_path};
+pub use temp::{is_temp_name, parked_path, temp_owner, temp_path};

@@ -4,7 +4,10 @@
 //! A file of its own because the name is a promise beyond the write that makes it: files of
 //! this shape are the only residue a killed process can leave (DISK-5), they must be
 //! attributable to a process when found orphaned, and the tests and the reliability suite
-//! recognise residue by this shape.
+//! recognise residue by this shape. [`temp_owner`] reads the writer's PID back, which is how
+//! an orphan of a dead writer is told from the temp file of a live one (D24); a file moved
+//! aside by a batch ([`parked_path`]) has a shape of its own, because it holds the old content
+//! of a file and is never removed as an orphan.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,6 +17,18 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// The documented temp-file name (D10): `.<name>.editref-<pid>-<random>.tmp` next to the target.
 /// Files of this shape are the only residue a killed process can leave, and are never read.
 pub fn temp_path(target: &Path) -> PathBuf {
+    temp_path_ending(target, "")
+}
+
+/// The name a batch moves a file it deletes to (`.<name>.editref-<pid>-<random>.parked.tmp`)
+/// until every other change of the batch is in place. It is residue of the temp-file shape
+/// ([`is_temp_name`]), but [`temp_owner`] does not claim it: after a crash it is the only copy
+/// of that file's content, so no later edit removes it.
+pub fn parked_path(target: &Path) -> PathBuf {
+    temp_path_ending(target, ".parked")
+}
+
+fn temp_path_ending(target: &Path, ending: &str) -> PathBuf {
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -36,7 +51,7 @@ pub fn temp_path(target: &Path) -> PathBuf {
         short.push(c);
     }
     target.with_file_name(format!(
-        ".{short}.editref-{}-{:08x}.tmp",
+        ".{short}.editref-{}-{:08x}{ending}.tmp",
         std::process::id(),
         seed as u32
     ))
@@ -47,9 +62,52 @@ pub fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.ends_with(".tmp") && name.contains(".editref-")
 }
 
+/// The PID of the process that wrote a temp file named by [`temp_path`], read from the name;
+/// `None` for every other name, parked files included. Only names of exactly this shape are
+/// ever considered for removal as orphans.
+pub fn temp_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_suffix(".tmp")?;
+    let at = rest.rfind(".editref-")?;
+    if !rest.starts_with('.') || at == 0 {
+        return None;
+    }
+    let (pid, hex) = rest.get(at + ".editref-".len()..)?.split_once('-')?;
+    let digits = |s: &str, ok: fn(&u8) -> bool| !s.is_empty() && s.bytes().all(|b| ok(&b));
+    if hex.len() != 8 || !digits(hex, u8::is_ascii_hexdigit) || !digits(pid, u8::is_ascii_digit) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_owner_is_read_back_from_temp_names_only() {
+        let temp = temp_path(Path::new("/d/a.txt"));
+        let name = temp.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(temp_owner(&name), Some(std::process::id()));
+        let parked = parked_path(Path::new("/d/a.txt"));
+        let parked = parked.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(is_temp_name(&parked));
+        assert_eq!(temp_owner(&parked), None);
+        assert_eq!(
+            temp_owner(".a.editref-1-2.tmp.editref-42-0badf00d.tmp"),
+            Some(42)
+        );
+        for other in [
+            "a.txt",
+            ".a.txt.editref-x-deadbeef.tmp",
+            ".a.txt.editref-12-deadbee.tmp",
+            ".a.txt.editref--deadbeef.tmp",
+            "a.txt.editref-12-deadbeef.tmp",
+            ".editref-12-deadbeef.tmp",
+            ".a.txt.editref-99999999999-deadbeef.tmp",
+        ] {
+            assert_eq!(temp_owner(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn temp_names_fit_name_max_for_any_255_byte_name() {

@@ -41,6 +41,38 @@ fn named(tally: &mut Tally, names: &[&str], op: Op, n: u64, fault: Fault, want: 
     }
 }
 
+/// [`named`] on a file system without unnamed temp files: the unnamed create answers
+/// EOPNOTSUPP (both times, call and retry), the named fallback's first `op` fails with `fault`.
+fn named_without_unnamed_files(
+    tally: &mut Tally,
+    names: &[&str],
+    op: Op,
+    fault: Fault,
+    want: &str,
+) {
+    for name in names {
+        let s = scenario(name);
+        let t = setup(&s);
+        t.fail(Op::CreateUnnamed, 1, Fault::Errno(libc::EOPNOTSUPP));
+        t.fail(Op::CreateUnnamed, 2, Fault::Errno(libc::EOPNOTSUPP));
+        t.fail(op, 1, fault);
+        let r = t.call(&s);
+        let what = format!("{name} without O_TMPFILE, {fault:?} at {op:?} #1");
+        tally.calls += 1;
+        if code(&r) == want {
+            tally.right_code += 1;
+        } else {
+            tally.wrong_code.push(format!("{what}: {r:?}"));
+        }
+        t.assert_untouched(&s, &what);
+        // The EOPNOTSUPP is absorbed by the fallback; the fault that counts is the other one.
+        tally.fired += t.fs.injected().saturating_sub(1);
+        let again = t.call(&s);
+        assert!(again.is_ok(), "{what}: the retry failed: {again:?}");
+        t.assert_done(&s, &format!("{what}, retried"));
+    }
+}
+
 #[test]
 fn named_faults_give_the_right_code_and_change_nothing() {
     let mut rec = rs::Record::new("faults", "named");
@@ -65,12 +97,20 @@ fn named_faults_give_the_right_code_and_change_nothing() {
         "io",
     );
     named(&mut t, &WRITERS, Op::Sync, 1, Fault::Errno(libc::EIO), "io");
-    // EACCES on the directory: the temp file cannot be created.
+    // EACCES on the directory: the temp file cannot be created (unnamed, as on this file
+    // system; named, as on one without unnamed files).
     named(
         &mut t,
         &WRITERS,
-        Op::CreateExclusive,
+        Op::CreateUnnamed,
         1,
+        Fault::Errno(libc::EACCES),
+        "permission_denied",
+    );
+    named_without_unnamed_files(
+        &mut t,
+        &WRITERS,
+        Op::CreateExclusive,
         Fault::Errno(libc::EACCES),
         "permission_denied",
     );
@@ -80,8 +120,15 @@ fn named_faults_give_the_right_code_and_change_nothing() {
         named(
             &mut t,
             &["write_create", "edit_create"],
-            Op::RenameNoreplace,
+            Op::LinkTemp,
             1,
+            Fault::Errno(errno),
+            "io",
+        );
+        named_without_unnamed_files(
+            &mut t,
+            &["write_create", "edit_create"],
+            Op::RenameNoreplace,
             Fault::Errno(errno),
             "io",
         );

@@ -97,7 +97,7 @@ fn changes_between_the_checks_and_the_write_are_stale() {
     let mut races = Races::default();
     // Both moments: right after validation (the temp file is about to be created) and at the
     // write-time lock (check 2 is about to run).
-    for (op, n) in [(Op::CreateExclusive, 1), (Op::Lock, 1)] {
+    for (op, n) in [(Op::CreateUnnamed, 1), (Op::Lock, 1)] {
         for name in UPDATERS {
             let t = target_of(name);
             // Deleted: stays deleted (never resurrected).
@@ -165,13 +165,14 @@ fn changes_between_the_checks_and_the_write_are_stale() {
             );
         }
     }
-    // A file created by someone else at the path being created, just before the rename.
+    // A file created by someone else at the path being created, just before the new file is
+    // linked to its name (renamed there, on a file system without unnamed files).
     for name in ["write_create", "edit_create"] {
         let t = target_of(name);
         race(
             &mut races,
             name,
-            Op::RenameNoreplace,
+            Op::LinkTemp,
             1,
             move |root, _| std::fs::write(root.join(t), "theirs\n").expect("write"),
             move |root, _| {

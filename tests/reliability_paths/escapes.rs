@@ -106,9 +106,11 @@ fn swap_parent_during(
     let fired = Arc::new(AtomicBool::new(false));
     let (a2, f2) = (armed.clone(), fired.clone());
     let moved = move_real_dir_to.map(|m| top.join(m));
-    let fs = FaultFs::new(Arc::new(RealFs)).with_hook(move |op, nth| {
-        if op == Op::CreateExclusive
-            && nth == a2.load(Ordering::SeqCst)
+    let fs = FaultFs::new(Arc::new(RealFs)).with_hook(move |op, _| {
+        // The temp file is about to be created (unnamed, or named where the file system
+        // cannot make unnamed files).
+        if matches!(op, Op::CreateUnnamed | Op::CreateExclusive)
+            && a2.load(Ordering::SeqCst) != u64::MAX
             && !f2.swap(true, Ordering::SeqCst)
         {
             let sub = top.join("root/sub");
@@ -131,7 +133,7 @@ fn swap_parent_during(
     let base = fs
         .log()
         .iter()
-        .filter(|o| **o == Op::CreateExclusive)
+        .filter(|o| matches!(o, Op::CreateUnnamed | Op::CreateExclusive))
         .count() as u64;
     armed.store(base + 1, Ordering::SeqCst);
     let r = session.call(tool, &input);

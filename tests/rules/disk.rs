@@ -5,9 +5,11 @@
 //! the assertions every family shares are in `main.rs`.
 
 use crate::{sb, sb_with};
+use editref::disk::{is_temp_name, Fault, FaultFs, Op, RealFs};
 use editref::{Code, Config, Session};
 use serde_json::json;
 use std::os::unix::fs::PermissionsExt;
+use std::sync::{Arc, Mutex};
 
 #[test]
 fn disk_1_mode_kept_no_temp_left() {
@@ -91,6 +93,189 @@ fn disk_5_orphan_temp_files_are_never_read_back() {
     t.edit("f.txt", "a", "b").unwrap();
     assert_eq!(t.get("f.txt"), b"b\n");
     assert_eq!(t.get(".f.txt.editref-1-deadbeef.tmp"), b"half");
+}
+
+/// A PID that is no live process: that of a child that has exited and been waited for.
+fn dead_pid() -> u32 {
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    pid
+}
+
+#[test]
+fn disk_5_orphans_of_dead_writers_are_removed_by_the_next_edit() {
+    let t = sb();
+    let dead = format!(".f.txt.editref-{}-0badf00d.tmp", dead_pid());
+    let dead_elsewhere = format!("sub/.g.txt.editref-{}-0badf00d.tmp", dead_pid());
+    let live = format!(
+        ".f.txt.editref-{}-0badf00d.tmp",
+        std::os::unix::process::parent_id()
+    );
+    let parked = format!(".f.txt.editref-{}-0badf00d.parked.tmp", dead_pid());
+    t.put("f.txt", b"a\n");
+    for name in [&dead, &dead_elsewhere, &live, &parked] {
+        t.put(name, b"half");
+    }
+    t.read("f.txt");
+    t.edit("f.txt", "a", "b").unwrap();
+    assert_eq!(t.get("f.txt"), b"b\n");
+    assert!(!t.p(&dead).exists(), "the dead writer's orphan stayed");
+    // Another directory is not this write's business; a live writer's temp file and a
+    // batch's parked file (the only copy of a file's old content) are never touched.
+    for name in [&dead_elsewhere, &live, &parked] {
+        assert_eq!(t.get(name), b"half", "{name}");
+    }
+}
+
+#[test]
+fn disk_5_a_temp_file_whose_lock_is_held_stays() {
+    use std::os::unix::io::AsRawFd;
+    let t = sb();
+    let name = format!(".f.txt.editref-{}-0badf00d.tmp", dead_pid());
+    t.put("f.txt", b"a\n");
+    t.put(&name, b"half");
+    // A writer in another PID namespace: its PID means nothing here, its lock does.
+    let held = std::fs::File::open(t.p(&name)).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) }, 0);
+    t.read("f.txt");
+    t.edit("f.txt", "a", "b").unwrap();
+    assert_eq!(t.get("f.txt"), b"b\n");
+    assert_eq!(t.get(&name), b"half");
+    drop(held);
+    t.edit("f.txt", "b", "c").unwrap();
+    assert_eq!(t.get("f.txt"), b"c\n");
+    assert!(
+        !t.p(&name).exists(),
+        "the orphan stayed once its lock was free"
+    );
+}
+
+/// A session on `t`'s root through `fs`, with `t`'s read state.
+fn through(t: &crate::Sb, fs: &FaultFs) -> Session {
+    let s = Session::with_fs(
+        Config::new(&t.root).with_root(&t.root),
+        Arc::new(fs.clone()),
+    );
+    s.set_read_state(t.s.read_state());
+    s
+}
+
+/// The names in `dir` with the temp-file shape.
+fn temps_in(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| is_temp_name(n))
+        .collect()
+}
+
+#[test]
+fn disk_5_no_temp_file_has_a_name_while_the_content_is_written() {
+    for tool in ["Edit", "Write", "Write new"] {
+        let t = sb();
+        t.put("f.txt", b"a\n");
+        t.read("f.txt");
+        let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+        let (seen2, root) = (seen.clone(), t.root.clone());
+        let fs = FaultFs::new(Arc::new(RealFs)).with_hook(move |op, _| {
+            if matches!(op, Op::WriteAll | Op::Sync | Op::SetMode) {
+                seen2.lock().unwrap().extend(temps_in(&root));
+            }
+        });
+        let s = through(&t, &fs);
+        let (input, file, want) = match tool {
+            "Edit" => (
+                json!({"tool": "Edit", "file_path": "f.txt", "old_string": "a", "new_string": "b"}),
+                "f.txt",
+                &b"b\n"[..],
+            ),
+            "Write" => (
+                json!({"tool": "Write", "file_path": "f.txt", "content": "w\n"}),
+                "f.txt",
+                &b"w\n"[..],
+            ),
+            _ => (
+                json!({"tool": "Write", "file_path": "n.txt", "content": "n\n"}),
+                "n.txt",
+                &b"n\n"[..],
+            ),
+        };
+        let name = input["tool"].as_str().unwrap().to_string();
+        let mut input = input;
+        input.as_object_mut().unwrap().remove("tool");
+        s.call(&name, &input).unwrap();
+        assert_eq!(t.get(file), want, "{tool}");
+        assert!(fs.log().contains(&Op::CreateUnnamed), "{tool}");
+        assert!(!fs.log().contains(&Op::CreateExclusive), "{tool}");
+        assert_eq!(*seen.lock().unwrap(), Vec::<String>::new(), "{tool}");
+        t.assert_no_residue();
+
+        // Killed while writing: nothing was named, so nothing is left.
+        t.put("f.txt", b"a\n");
+        let _ = std::fs::remove_file(t.p("n.txt"));
+        t.read("f.txt");
+        let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::WriteAll, 1, Fault::Crash);
+        let s = through(&t, &fs);
+        assert!(s.call(&name, &input).is_err(), "{tool}");
+        assert!(fs.crashed());
+        assert_eq!(t.get("f.txt"), b"a\n", "{tool}");
+        assert!(!t.p("n.txt").exists(), "{tool}");
+        t.assert_no_residue();
+    }
+}
+
+#[test]
+fn disk_5_without_unnamed_files_a_named_temp_file_is_the_fallback() {
+    let t = sb();
+    t.put("f.txt", b"a\n");
+    t.read("f.txt");
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let (seen2, root) = (seen.clone(), t.root.clone());
+    let fs = FaultFs::new(Arc::new(RealFs))
+        .fail(Op::CreateUnnamed, 1, Fault::Errno(libc::EOPNOTSUPP))
+        .fail(Op::CreateUnnamed, 2, Fault::Errno(libc::EOPNOTSUPP))
+        .with_hook(move |op, _| {
+            if op == Op::WriteAll {
+                seen2.lock().unwrap().extend(temps_in(&root));
+            }
+        });
+    let s = through(&t, &fs);
+    s.call(
+        "Edit",
+        &json!({"file_path": "f.txt", "old_string": "a", "new_string": "b"}),
+    )
+    .unwrap();
+    assert_eq!(t.get("f.txt"), b"b\n");
+    s.call("Write", &json!({"file_path": "n.txt", "content": "n\n"}))
+        .unwrap();
+    assert_eq!(t.get("n.txt"), b"n\n");
+    assert_eq!(
+        fs.log()
+            .iter()
+            .filter(|o| **o == Op::CreateExclusive)
+            .count(),
+        2
+    );
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        2,
+        "the fallback writes a named file"
+    );
+    t.assert_no_residue();
+    // Another failure of the unnamed create is the write's error, not a fallback.
+    t.read("f.txt");
+    let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::CreateUnnamed, 1, Fault::Errno(libc::EACCES));
+    let e = through(&t, &fs)
+        .call(
+            "Edit",
+            &json!({"file_path": "f.txt", "old_string": "b", "new_string": "c"}),
+        )
+        .unwrap_err();
+    assert_eq!(e.code, Code::PermissionDenied);
+    assert_eq!(t.get("f.txt"), b"b\n");
+    t.assert_no_residue();
 }
 
 #[test]
