@@ -26,22 +26,21 @@ fn edit_1_validation_order() {
         "Edit",
         json!({"file_path": "f.txt", "old_string": "a", "new_string": "b", "extra": 1}),
     );
-    // no_change before path rules
-    let e = t
-        .call(
-            "Edit",
-            json!({"file_path": "", "old_string": "a", "new_string": "a"}),
-        )
-        .unwrap_err();
-    assert_eq!(e.code, Code::NoChange);
-    // missing file
-    let e = t
-        .call(
-            "Edit",
-            json!({"file_path": "nope.txt", "old_string": "a", "new_string": "b"}),
-        )
-        .unwrap_err();
-    assert_eq!(e.code, Code::FileNotFound);
+    // no_change before path rules (the empty path would be invalid_path)
+    t.refused(
+        "f.txt",
+        Code::NoChange,
+        "Edit",
+        json!({"file_path": "", "old_string": "a", "new_string": "a"}),
+    );
+    // missing file: refused, and not created
+    t.refused(
+        "nope.txt",
+        Code::FileNotFound,
+        "Edit",
+        json!({"file_path": "nope.txt", "old_string": "a", "new_string": "b"}),
+    );
+    assert!(!t.p("nope.txt").exists());
     // not read
     t.refused(
         "f.txt",
@@ -75,13 +74,13 @@ fn edit_1_validation_order() {
     assert_eq!(t.get("blank.txt"), b"full");
     // directory and notebook
     std::fs::create_dir(t.p("d")).unwrap();
-    let e = t
-        .call(
-            "Edit",
-            json!({"file_path": "d", "old_string": "a", "new_string": "b"}),
-        )
-        .unwrap_err();
-    assert_eq!(e.code, Code::IsDirectory);
+    t.refused(
+        "f.txt",
+        Code::IsDirectory,
+        "Edit",
+        json!({"file_path": "d", "old_string": "a", "new_string": "b"}),
+    );
+    assert_eq!(std::fs::read_dir(t.p("d")).unwrap().count(), 0);
     t.put("n.ipynb", b"{}");
     t.refused(
         "n.ipynb",
@@ -149,6 +148,7 @@ fn edit_4_second_edit_needs_no_reread() {
     t.put("f.txt", b"a b\n");
     t.read("f.txt");
     t.edit("f.txt", "a", "x").unwrap();
+    assert_eq!(t.get("f.txt"), b"x b\n");
     t.edit("f.txt", "b", "y").unwrap();
     assert_eq!(t.get("f.txt"), b"x y\n");
 }
@@ -166,6 +166,8 @@ fn edit_5_result_fields() {
     assert_eq!(out["userModified"], false);
     assert_eq!(out["repairs"], json!([]));
     assert!(out["diff"].as_str().unwrap().contains("+“r”"));
+    assert_eq!(t.get("f.txt"), "“r”\n".as_bytes());
+    t.assert_no_residue();
 }
 
 #[test]
