@@ -20,6 +20,11 @@ fn path_1_nul_and_empty() {
             .unwrap_err();
         assert_eq!(e.code, Code::InvalidPath);
     }
+    assert_eq!(
+        std::fs::read_dir(&t.root).unwrap().count(),
+        0,
+        "nothing created"
+    );
 }
 
 #[test]
@@ -48,6 +53,20 @@ fn path_2_escapes_refused_for_reads_and_writes() {
         assert_eq!(e.code, Code::OutsideRoot, "{p}");
     }
     assert_eq!(std::fs::read(&outside).unwrap(), b"s\n");
+    assert!(std::fs::symlink_metadata(t.p("link"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    t.assert_no_residue();
+    let beside: Vec<_> = std::fs::read_dir(t.root.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| editref::disk::is_temp_name(n))
+        .collect();
+    assert!(
+        beside.is_empty(),
+        "temp residue outside the root: {beside:?}"
+    );
 }
 
 #[test]
@@ -68,6 +87,12 @@ fn path_3_special_files_never_written() {
         )
         .unwrap_err();
     assert_eq!(e.code, Code::NotRegularFile);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    t.assert_no_residue();
 }
 
 /// PATH-4 with EDIT-1 step 1 and §12: a hostile input is answered with the code the spec names
