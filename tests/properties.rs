@@ -1,6 +1,6 @@
 //! Properties of the pure engine against a deliberately naive model (no memchr, no piece table,
 //! no offset maps): bytes outside the edit never change, a unique edit followed by its inverse
-//! restores the file, and replace_all's count is the naive non-overlapping count.
+//! restores the file, and replace_all writes the naive model's bytes and count.
 
 use editref::engine::{apply, EditRequest};
 use editref::text::{concat, Document};
@@ -57,6 +57,30 @@ fn run(raw: &str, old: &str, new: &str, all: bool) -> Result<Vec<u8>, editref::C
     let req = EditRequest::new(old, new, all);
     let applied = apply(doc.view(), &[req]).map_err(|f| f.error.code)?;
     Ok(concat(&doc.render(&applied.replacements).unwrap()))
+}
+
+/// The model of replace_all on raw text: every naive hit in the LF view is replaced, the raw
+/// bytes between hits are copied as they are, and each inserted LF becomes the dominant ending.
+/// The generators never put a line break in `old` and never leave `new` empty, so neither
+/// EDIT-2's swallowed line break nor a hit across a CRLF comes up. Returns the bytes and the
+/// number of hits.
+fn model_replace_all(raw: &str, old: &str, new: &str) -> (Vec<u8>, usize) {
+    let (view, map) = naive_view(raw);
+    let hits = naive_find(&view, old);
+    let inserted = if dominant_crlf(raw) {
+        new.replace('\n', "\r\n")
+    } else {
+        new.to_string()
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &h in &hits {
+        out.extend_from_slice(&raw.as_bytes()[at..map[h]]);
+        out.extend_from_slice(inserted.as_bytes());
+        at = map[h + old.len()];
+    }
+    out.extend_from_slice(&raw.as_bytes()[at..]);
+    (out, hits.len())
 }
 
 /// Text made of a small alphabet so that collisions, CRLF, lone CR and repeats are frequent.
@@ -133,22 +157,38 @@ proptest! {
         prop_assert_eq!(back, raw.as_bytes().to_vec());
     }
 
-    /// MATCH-3: replace_all replaces exactly the naive non-overlapping count.
+    /// MATCH-1, EDIT-3, TEXT-6: replace_all rewrites every naive non-overlapping hit, left to
+    /// right, and nothing else: the bytes are the model's bytes and the count is its count.
     #[test]
-    fn replace_all_count_is_the_naive_count(raw in text(), old in needle(), new in replacement()) {
+    fn replace_all_bytes_and_count_are_the_models(raw in text(), old in needle(), new in replacement()) {
+        let (want, count) = model_replace_all(&raw, &old, &new);
         let doc = Document::decode(raw.as_bytes()).unwrap();
-        let (view, _) = naive_view(&raw);
-        let want = naive_find(&view, &old).len();
         let req = EditRequest::new(&old, &new, true);
         match apply(doc.view(), &[req]) {
-            Ok(a) => prop_assert_eq!(a.edits[0].replacements, want),
+            Ok(a) => {
+                prop_assert_eq!(a.edits[0].replacements, count);
+                prop_assert_eq!(concat(&doc.render(&a.replacements).unwrap()), want);
+            }
             Err(f) => {
-                prop_assert_eq!(want, 0);
+                prop_assert_eq!(count, 0);
                 prop_assert_eq!(f.error.code, editref::Code::NotFound);
             }
         }
     }
 
+    /// The same with the simplest model there is: on text with no CR at all, replace_all is
+    /// `str::replace`, and `run` (decode, apply, render) gives its bytes.
+    #[test]
+    fn replace_all_on_lf_text_is_str_replace(raw in text(), old in needle(), new in replacement()) {
+        let raw = raw.replace('\r', "");
+        let count = raw.matches(old.as_str()).count();
+        let got = run(&raw, &old, &new, true);
+        if count == 0 {
+            prop_assert_eq!(got, Err(editref::Code::NotFound));
+        } else {
+            prop_assert_eq!(got, Ok(raw.replace(old.as_str(), &new).into_bytes()));
+        }
+    }
     /// TEXT-2: every accepted byte string renders back to itself when nothing is replaced.
     #[test]
     fn decode_render_round_trip(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {

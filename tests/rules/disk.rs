@@ -278,32 +278,69 @@ fn disk_5_without_unnamed_files_a_named_temp_file_is_the_fallback() {
     t.assert_no_residue();
 }
 
+/// A session on `root` whose file system records every operation, with `fs` as planned.
+fn logged(root: &std::path::Path, fsync: bool, fs: FaultFs) -> Session {
+    let mut c = Config::new(root).one_shot();
+    c.fsync = fsync;
+    Session::with_fs(c, Arc::new(fs))
+}
+
+fn edit_json(old: &str, new: &str) -> serde_json::Value {
+    json!({"file_path": "f.txt", "old_string": old, "new_string": new})
+}
+
+/// DISK-6 with D12 and DISK-1: fsync off writes the new bytes without a single fsync and says
+/// `durable: false`; fsync on syncs the temp file before the rename and the directory after
+/// it, and says nothing; a directory sync that fails after the rename leaves the new bytes in
+/// place and says `durable: false`.
 #[test]
 fn disk_6_fsync_off_is_reported() {
-    let t = sb_with(|mut c| {
-        c.fsync = false;
-        c
-    });
-    t.put("f.txt", b"a\n");
-    t.read("f.txt");
-    let out = t.edit("f.txt", "a", "b").unwrap();
-    assert_eq!(out["durable"], false);
     let t = sb();
     t.put("f.txt", b"a\n");
-    t.read("f.txt");
-    assert!(t.edit("f.txt", "a", "b").unwrap().get("durable").is_none());
-    // A directory sync that fails after the rename: the edit is in place, but not durable.
-    use editref::disk::{Fault, FaultFs, Op, RealFs};
-    let fs =
-        FaultFs::new(std::sync::Arc::new(RealFs)).fail(Op::SyncDir, 1, Fault::Errno(libc::EIO));
-    let s = Session::with_fs(Config::new(&t.root).one_shot(), std::sync::Arc::new(fs));
-    let out = s
-        .call(
-            "Edit",
-            &json!({"file_path": "f.txt", "old_string": "b", "new_string": "c"}),
-        )
+
+    // fsync off: the edit lands, no fsync of any kind, and the result says so.
+    let fs = FaultFs::new(Arc::new(RealFs));
+    let out = logged(&t.root, false, fs.clone())
+        .call("Edit", &edit_json("a", "b"))
         .unwrap();
     assert_eq!(out["durable"], false);
+    assert_eq!(t.get("f.txt"), b"b\n");
+    let log = fs.log();
+    assert!(log.contains(&Op::Rename), "{log:?}");
+    assert!(
+        !log.contains(&Op::Sync),
+        "fsync off, yet a file sync: {log:?}"
+    );
+    assert!(
+        !log.contains(&Op::SyncDir),
+        "fsync off, yet a dir sync: {log:?}"
+    );
+    t.assert_no_residue();
+
+    // fsync on: temp file synced before the rename, directory synced after it.
+    let fs = FaultFs::new(Arc::new(RealFs));
+    let out = logged(&t.root, true, fs.clone())
+        .call("Edit", &edit_json("b", "c"))
+        .unwrap();
+    assert!(out.get("durable").is_none(), "{out}");
     assert_eq!(t.get("f.txt"), b"c\n");
+    let log = fs.log();
+    let at = |op: Op| log.iter().position(|o| *o == op);
+    let rename = at(Op::Rename).expect("a rename");
+    assert!(at(Op::Sync).is_some_and(|i| i < rename), "{log:?}");
+    assert!(
+        log[rename..].contains(&Op::SyncDir),
+        "no directory sync after the rename: {log:?}"
+    );
+    t.assert_no_residue();
+
+    // The directory sync after the rename fails: the edit is in place, but not durable.
+    let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::SyncDir, 1, Fault::Errno(libc::EIO));
+    let out = logged(&t.root, true, fs.clone())
+        .call("Edit", &edit_json("c", "d"))
+        .unwrap();
+    assert_eq!(out["durable"], false);
+    assert_eq!(fs.injected(), 1, "the directory sync was never tried");
+    assert_eq!(t.get("f.txt"), b"d\n");
     t.assert_no_residue();
 }

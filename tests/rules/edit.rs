@@ -26,22 +26,21 @@ fn edit_1_validation_order() {
         "Edit",
         json!({"file_path": "f.txt", "old_string": "a", "new_string": "b", "extra": 1}),
     );
-    // no_change before path rules
-    let e = t
-        .call(
-            "Edit",
-            json!({"file_path": "", "old_string": "a", "new_string": "a"}),
-        )
-        .unwrap_err();
-    assert_eq!(e.code, Code::NoChange);
-    // missing file
-    let e = t
-        .call(
-            "Edit",
-            json!({"file_path": "nope.txt", "old_string": "a", "new_string": "b"}),
-        )
-        .unwrap_err();
-    assert_eq!(e.code, Code::FileNotFound);
+    // no_change before path rules (the empty path would be invalid_path)
+    t.refused(
+        "f.txt",
+        Code::NoChange,
+        "Edit",
+        json!({"file_path": "", "old_string": "a", "new_string": "a"}),
+    );
+    // missing file: refused, and not created
+    t.refused(
+        "nope.txt",
+        Code::FileNotFound,
+        "Edit",
+        json!({"file_path": "nope.txt", "old_string": "a", "new_string": "b"}),
+    );
+    assert!(!t.p("nope.txt").exists());
     // not read
     t.refused(
         "f.txt",
@@ -75,13 +74,13 @@ fn edit_1_validation_order() {
     assert_eq!(t.get("blank.txt"), b"full");
     // directory and notebook
     std::fs::create_dir(t.p("d")).unwrap();
-    let e = t
-        .call(
-            "Edit",
-            json!({"file_path": "d", "old_string": "a", "new_string": "b"}),
-        )
-        .unwrap_err();
-    assert_eq!(e.code, Code::IsDirectory);
+    t.refused(
+        "f.txt",
+        Code::IsDirectory,
+        "Edit",
+        json!({"file_path": "d", "old_string": "a", "new_string": "b"}),
+    );
+    assert_eq!(std::fs::read_dir(t.p("d")).unwrap().count(), 0);
     t.put("n.ipynb", b"{}");
     t.refused(
         "n.ipynb",
@@ -105,12 +104,51 @@ fn edit_3_write_rechecks_and_replaces_atomically() {
     assert_eq!(t.edited(b"one two\n", "two", "2"), b"one 2\n");
 }
 
+/// EDIT-3, EDIT-5, MATCH-1 and TEXT-6 under `replace_all`: every hit is replaced — several on
+/// one line, on LF lines and on CRLF lines — the endings between them stay exactly as they
+/// were, and `replacements` counts them all.
+#[test]
+fn edit_3_match_1_replace_all_replaces_every_hit_across_lines() {
+    let t = sb();
+    t.put("f.txt", b"foo = 1\r\nbar foo\nfoo foo\r\nlone\rfoo\nend\n");
+    t.read("f.txt");
+    let out = t
+        .call(
+            "Edit",
+            json!({"file_path": "f.txt", "old_string": "foo", "new_string": "qux", "replace_all": true}),
+        )
+        .unwrap();
+    assert_eq!(out["replacements"], 5);
+    assert_eq!(out["replaceAll"], true);
+    assert_eq!(
+        t.get("f.txt"),
+        b"qux = 1\r\nbar qux\nqux qux\r\nlone\rqux\nend\n"
+    );
+    t.assert_no_residue();
+
+    // Inserted line breaks take the dominant ending (CRLF here: three CRLF, one LF), at every
+    // hit; the lone LF elsewhere is left alone.
+    let t = sb();
+    t.put("g.txt", b"x;\r\ny = x;\r\nz\nx\r\n");
+    t.read("g.txt");
+    let out = t
+        .call(
+            "Edit",
+            json!({"file_path": "g.txt", "old_string": "x", "new_string": "a\nb", "replace_all": true}),
+        )
+        .unwrap();
+    assert_eq!(out["replacements"], 3);
+    assert_eq!(t.get("g.txt"), b"a\r\nb;\r\ny = a\r\nb;\r\nz\na\r\nb\r\n");
+    t.assert_no_residue();
+}
+
 #[test]
 fn edit_4_second_edit_needs_no_reread() {
     let t = sb();
     t.put("f.txt", b"a b\n");
     t.read("f.txt");
     t.edit("f.txt", "a", "x").unwrap();
+    assert_eq!(t.get("f.txt"), b"x b\n");
     t.edit("f.txt", "b", "y").unwrap();
     assert_eq!(t.get("f.txt"), b"x y\n");
 }
@@ -128,6 +166,8 @@ fn edit_5_result_fields() {
     assert_eq!(out["userModified"], false);
     assert_eq!(out["repairs"], json!([]));
     assert!(out["diff"].as_str().unwrap().contains("+“r”"));
+    assert_eq!(t.get("f.txt"), "“r”\n".as_bytes());
+    t.assert_no_residue();
 }
 
 #[test]

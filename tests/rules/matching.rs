@@ -44,17 +44,41 @@ fn match_3_ambiguity_refused_with_count_and_lines() {
     assert_eq!(e.fields["lines"], json!([1, 3]));
 }
 
+/// MATCH-4 (with D26) under `replace_all`: each hit found by quote folding is styled after its
+/// own text. Hit 1 has curly doubles only, hit 2 curly singles only, hit 3 both; none is an
+/// exact match, so MATCH-2 finds all three. A `"` opens at the start and after a space and
+/// closes elsewhere; a `'` between two letters is an apostrophe.
 #[test]
 fn match_4_quote_style_per_hit() {
     let t = sb();
+    t.put(
+        "f.txt",
+        "“a” or 'b'\n\"a\" or ‘b’\n“a” or ‘b’\nkeep \"a\" 'b'\n".as_bytes(),
+    );
+    t.read("f.txt");
+    let out = t
+        .call(
+            "Edit",
+            json!({"file_path": "f.txt", "old_string": "\"a\" or 'b'",
+                   "new_string": "\"c's\" or 'd'", "replace_all": true}),
+        )
+        .unwrap();
+    assert_eq!(out["replacements"], 3);
+    assert_eq!(out["oldString"], "“a” or 'b'");
+    assert_eq!(out["newString"], "“c's” or 'd'");
+    assert_eq!(
+        t.get("f.txt"),
+        "“c's” or 'd'\n\"c’s\" or ‘d’\n“c’s” or ‘d’\nkeep \"a\" 'b'\n".as_bytes()
+    );
+    t.assert_no_residue();
+
+    // A single hit with curly singles next to curly doubles that are not part of it.
+    let t = sb();
     t.put("f.txt", "“a” and ‘a’\n".as_bytes());
     t.read("f.txt");
-    t.call(
-        "Edit",
-        json!({"file_path": "f.txt", "old_string": "'a'", "new_string": "'it's b'"}),
-    )
-    .unwrap();
+    t.edit("f.txt", "'a'", "'it's b'").unwrap();
     assert_eq!(t.get("f.txt"), "“a” and ‘it’s b’\n".as_bytes());
+    t.assert_no_residue();
 }
 
 #[test]

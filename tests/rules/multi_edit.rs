@@ -17,22 +17,25 @@ fn multi_1_sequential() {
     let t = sb();
     t.put("f.txt", b"a\n");
     t.read("f.txt");
-    multi(
-        &t,
+    // "b c" is inside an earlier new_string (MULTI-2), and so is "b\n" less its line break.
+    for edits in [
         json!([{"old_string": "a", "new_string": "b c"}, {"old_string": "b c", "new_string": "d"}]),
-    )
-    .map(|_| ())
-    .expect_err("b c is inside an earlier new_string (MULTI-2)");
-    multi(
-        &t,
         json!([{"old_string": "a", "new_string": "b"}, {"old_string": "b\n", "new_string": "c\n"}]),
-    )
-    .expect_err("also a conflict");
+    ] {
+        let e = t.refused(
+            "f.txt",
+            Code::EditConflict,
+            "MultiEdit",
+            json!({"file_path": "f.txt", "edits": edits}),
+        );
+        assert_eq!(e.fields["edit_index"], 1);
+    }
     t.put("f.txt", b"one two\n");
     t.read("f.txt");
     // Edit 1 sees edit 0's result ("1 two"); its old_string is not inside "1", so no conflict.
     multi(&t, json!([{"old_string": "one", "new_string": "1"}, {"old_string": "1 two", "new_string": "x"}])).unwrap();
     assert_eq!(t.get("f.txt"), b"x\n");
+    t.assert_no_residue();
     multi(&t, json!([{"old_string": "x", "new_string": "1 2"}, {"old_string": "\n", "new_string": "!\n"}])).unwrap();
     assert_eq!(t.get("f.txt"), b"1 2!\n");
 }
@@ -42,15 +45,15 @@ fn multi_2_conflict_has_edit_index() {
     let t = sb();
     t.put("f.txt", b"a\n");
     t.read("f.txt");
-    let before = t.get("f.txt");
-    let e = multi(
-        &t,
-        json!([{"old_string": "a", "new_string": "xyz"}, {"old_string": "y", "new_string": "q"}]),
-    )
-    .unwrap_err();
-    assert_eq!(e.code, Code::EditConflict);
+    let e = t.refused(
+        "f.txt",
+        Code::EditConflict,
+        "MultiEdit",
+        json!({"file_path": "f.txt", "edits": [
+            {"old_string": "a", "new_string": "xyz"}, {"old_string": "y", "new_string": "q"}]}),
+    );
     assert_eq!(e.fields["edit_index"], 1);
-    assert_eq!(t.get("f.txt"), before);
+    assert_eq!(t.get("f.txt"), b"a\n");
 }
 
 #[test]
@@ -82,6 +85,7 @@ fn multi_4_create_then_edit() {
     )
     .unwrap();
     assert_eq!(t.get("new.txt"), b"hello there\n");
+    t.assert_no_residue();
 }
 
 #[test]

@@ -20,13 +20,12 @@ fn nb_edit(t: &Sb, input: Value) -> Result<Value, editref::ToolError> {
 fn notebook_1_order_of_refusals() {
     let t = sb();
     t.put("n.txt", b"x");
-    let e = t
-        .call(
-            "NotebookEdit",
-            json!({"notebook_path": "n.txt", "cell_id": "a", "new_source": "x"}),
-        )
-        .unwrap_err();
-    assert_eq!(e.code, Code::NotNotebook);
+    t.refused(
+        "n.txt",
+        Code::NotNotebook,
+        "NotebookEdit",
+        json!({"notebook_path": "n.txt", "cell_id": "a", "new_source": "x"}),
+    );
     t.put("n.ipynb", NB.as_bytes());
     t.refused("n.ipynb", Code::InvalidInput, "NotebookEdit", json!({"notebook_path": "n.ipynb", "cell_id": "c1", "new_source": "x", "edit_mode": "bogus"}));
     t.refused(
@@ -60,6 +59,7 @@ fn notebook_1_order_of_refusals() {
         .unwrap_err();
     assert_eq!(e.code, Code::InvalidNotebook);
     assert_eq!(t.get("bad.ipynb"), b"{not json");
+    t.assert_no_residue();
 }
 
 #[test]
@@ -70,6 +70,7 @@ fn notebook_2_lookup_by_id_then_index() {
     nb_edit(&t, json!({"cell_id": "cell-1", "new_source": "# New"})).unwrap();
     let after = String::from_utf8(t.get("n.ipynb")).unwrap();
     assert_eq!(after, NB.replace("\"# Title\"", "\"# New\""));
+    t.assert_no_residue();
 }
 
 #[test]
@@ -83,21 +84,32 @@ fn notebook_3_replace_clears_outputs_and_delete_removes() {
         .replace("\"outputs\": [\n    {\n     \"name\": \"stdout\",\n     \"output_type\": \"stream\",\n     \"text\": [\n      \"1\\n\"\n     ]\n    }\n   ]", "\"outputs\": []")
         .replace("\"print(1)\\n\",\n    \"x = 'é'\"", "\"y = 2\\n\",\n    \"z = 3\"");
     assert_eq!(String::from_utf8(t.get("n.ipynb")).unwrap(), expected);
+    // delete: the markdown cell and the separator before it go; nothing else changes.
     nb_edit(&t, json!({"cell_id": "m1", "edit_mode": "delete"})).unwrap();
-    let nb: Value = serde_json::from_slice(&t.get("n.ipynb")).unwrap();
-    assert_eq!(nb["cells"].as_array().unwrap().len(), 1);
+    let deleted = expected.replace(
+        ",\n  {\n   \"cell_type\": \"markdown\",\n   \"id\": \"m1\",\n   \"metadata\": {},\n   \"source\": [\n    \"# Title\"\n   ]\n  }",
+        "",
+    );
+    assert_ne!(deleted, expected);
+    assert_eq!(String::from_utf8(t.get("n.ipynb")).unwrap(), deleted);
+    // insert at the top: a new markdown cell first, with an id of its own (nbformat 4.5); the
+    // id is random, so it is taken from the file and checked for its form.
     nb_edit(
         &t,
         json!({"edit_mode": "insert", "cell_type": "markdown", "new_source": "top"}),
     )
     .unwrap();
-    let nb: Value = serde_json::from_slice(&t.get("n.ipynb")).unwrap();
-    assert_eq!(nb["cells"][0]["source"], json!(["top"]));
-    assert_eq!(
-        nb["cells"][0]["id"].as_str().unwrap().len(),
-        8,
-        "nbformat 4.5 gets ids"
+    let after = String::from_utf8(t.get("n.ipynb")).unwrap();
+    let nb: Value = serde_json::from_str(&after).unwrap();
+    let id = nb["cells"][0]["id"].as_str().unwrap();
+    assert_eq!(id.len(), 8, "nbformat 4.5 gets ids");
+    assert_ne!(id, "c1");
+    let inserted = deleted.replace(
+        " \"cells\": [\n  {",
+        &format!(" \"cells\": [\n  {{\n   \"cell_type\": \"markdown\",\n   \"id\": \"{id}\",\n   \"metadata\": {{}},\n   \"source\": [\n    \"top\"\n   ]\n  }},\n  {{"),
     );
+    assert_eq!(after, inserted);
+    t.assert_no_residue();
 }
 
 #[test]
@@ -112,7 +124,14 @@ fn notebook_5_source_form_and_read_state() {
     t.put("n.ipynb", NB.as_bytes());
     t.read("n.ipynb");
     nb_edit(&t, json!({"cell_id": "m1", "new_source": "a\nb\n"})).unwrap();
+    assert_eq!(
+        String::from_utf8(t.get("n.ipynb")).unwrap(),
+        NB.replace("\"# Title\"", "\"a\\n\",\n    \"b\\n\"")
+    );
     nb_edit(&t, json!({"cell_id": "m1", "new_source": "c"})).expect("no re-read needed");
-    let nb: Value = serde_json::from_slice(&t.get("n.ipynb")).unwrap();
-    assert_eq!(nb["cells"][1]["source"], json!(["c"]));
+    assert_eq!(
+        String::from_utf8(t.get("n.ipynb")).unwrap(),
+        NB.replace("\"# Title\"", "\"c\"")
+    );
+    t.assert_no_residue();
 }

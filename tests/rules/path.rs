@@ -20,6 +20,11 @@ fn path_1_nul_and_empty() {
             .unwrap_err();
         assert_eq!(e.code, Code::InvalidPath);
     }
+    assert_eq!(
+        std::fs::read_dir(&t.root).unwrap().count(),
+        0,
+        "nothing created"
+    );
 }
 
 #[test]
@@ -48,6 +53,20 @@ fn path_2_escapes_refused_for_reads_and_writes() {
         assert_eq!(e.code, Code::OutsideRoot, "{p}");
     }
     assert_eq!(std::fs::read(&outside).unwrap(), b"s\n");
+    assert!(std::fs::symlink_metadata(t.p("link"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    t.assert_no_residue();
+    let beside: Vec<_> = std::fs::read_dir(t.root.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| editref::disk::is_temp_name(n))
+        .collect();
+    assert!(
+        beside.is_empty(),
+        "temp residue outside the root: {beside:?}"
+    );
 }
 
 #[test]
@@ -68,23 +87,54 @@ fn path_3_special_files_never_written() {
         )
         .unwrap_err();
     assert_eq!(e.code, Code::NotRegularFile);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    t.assert_no_residue();
 }
 
+/// PATH-4 with EDIT-1 step 1 and §12: a hostile input is answered with the code the spec names
+/// for it, never a panic. Anything that is not an object of the tool's fields, and any tool name
+/// that is not a tool, is `invalid_input` (a field of another tool is an unknown field: D29). A
+/// path the file system cannot even look up (10 000 bytes, beyond
+/// PATH_MAX) is a path problem: `invalid_path`.
 #[test]
 fn path_4_hostile_inputs_get_coded_errors() {
     let t = sb();
     t.put("f.txt", b"a\n");
-    for input in [
+    let long = "x".repeat(10_000);
+    let cases = [
         json!(null),
         json!([1, 2]),
         json!({"file_path": ["x"]}),
         json!({"file_path": "f.txt", "old_string": {"a": 1}, "new_string": "b"}),
-        json!({"file_path": "x".repeat(10_000), "old_string": "a", "new_string": "b"}),
-    ] {
+        json!({"file_path": long, "old_string": "a", "new_string": "b"}),
+    ];
+    for (i, input) in cases.iter().enumerate() {
         for tool in ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Nope"] {
+            // Only Edit accepts every field of the last input, so only Edit gets to the path.
+            let want = if i == 4 && tool == "Edit" {
+                Code::InvalidPath
+            } else {
+                Code::InvalidInput
+            };
             let e = t.call(tool, input.clone()).unwrap_err();
-            assert!(!e.code.as_str().is_empty());
+            assert_eq!(e.code, want, "{tool} on input {i}: {}", e.message);
         }
+    }
+    // The over-long path through each tool's own fields.
+    for (tool, input) in [
+        ("Read", json!({"file_path": long})),
+        ("Write", json!({"file_path": long, "content": "x"})),
+        (
+            "MultiEdit",
+            json!({"file_path": long, "edits": [{"old_string": "a", "new_string": "b"}]}),
+        ),
+    ] {
+        let e = t.call(tool, input).unwrap_err();
+        assert_eq!(e.code, Code::InvalidPath, "{tool}: {}", e.message);
     }
     assert_eq!(t.get("f.txt"), b"a\n");
     t.assert_no_residue();

@@ -112,6 +112,7 @@ fn session_4_two_sessions_one_file_no_lost_update() {
         .unwrap_err();
     assert_eq!(e.code, Code::Stale);
     assert_eq!(t.get("f.txt"), b"x b\n");
+    t.assert_no_residue();
 }
 
 #[test]

@@ -107,6 +107,7 @@ fn text_7_nul_means_binary() {
         .unwrap_err();
     assert_eq!(err.code, Code::Binary);
     assert_eq!(t.get("f.bin"), b"abc\0def");
+    t.assert_no_residue();
 }
 
 #[test]

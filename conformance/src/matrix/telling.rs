@@ -307,12 +307,19 @@ mod tests {
             actual: None,
             summary: "link.txt: was a symlink and is now a regular file".into(),
         };
-        assert_eq!(damage(&link), Some("a symbolic link replaced by a regular file"));
+        assert_eq!(
+            damage(&link),
+            Some("a symbolic link replaced by a regular file")
+        );
         let kept = Evidence {
             summary: "link.txt: expected a regular file, found a symlink".into(),
             ..link
         };
-        assert_eq!(damage(&kept), None, "a link kept where a file was due is not that");
+        assert_eq!(
+            damage(&kept),
+            None,
+            "a link kept where a file was due is not that"
+        );
     }
 
     #[test]
