@@ -4,7 +4,7 @@
 //! One module per rule family, so that a failing test is found by its rule ID; the sandbox and
 //! the assertions every family shares are in `main.rs`.
 
-use crate::{sb, sb_with};
+use crate::sb;
 use editref::disk::{is_temp_name, Fault, FaultFs, Op, RealFs};
 use editref::{Code, Config, Session};
 use serde_json::json;
