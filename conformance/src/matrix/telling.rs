@@ -217,7 +217,7 @@ fn damage(e: &Evidence) -> Option<&'static str> {
             .then_some("a file left behind that should not exist");
     };
     if got.is_empty() && !want.is_empty() {
-        return Some("the file emptied");
+        return Some("the file ends up empty");
     }
     if got.contains('\u{FFFD}') && !want.contains('\u{FFFD}') {
         return Some("characters the encoding could not hold replaced by U+FFFD");
@@ -287,7 +287,7 @@ mod tests {
                 ev("caf\u{e9}", "caf\u{FFFD}", "a.txt differs"),
                 "characters the encoding could not hold replaced by U+FFFD",
             ),
-            (ev("one\n", "", "a.txt differs"), "the file emptied"),
+            (ev("one\n", "", "a.txt differs"), "the file ends up empty"),
             (ev("x", "x\n", "a.txt differs"), "a final newline added"),
             (
                 ev(
