@@ -135,3 +135,22 @@ fn demo_byte_dumps_break_only_after_a_line_break() {
         assert_eq!(fields, bytes.len(), "{name}:\n{text}");
     }
 }
+
+/// The fuzz workspace has a lockfile of its own (`fuzz/Cargo.lock`), which `cargo test --locked`
+/// at the root does not check: a dependency added to the library must be recorded there too,
+/// or the fuzz build rewrites a tracked file. `cargo metadata --locked` refuses a stale one.
+#[test]
+fn the_fuzz_lockfile_is_current() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["metadata", "--locked", "--format-version", "1"])
+        .arg("--manifest-path")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/Cargo.toml"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "fuzz/Cargo.lock is out of date (run `cargo metadata --manifest-path fuzz/Cargo.toml` and commit it): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
