@@ -41,15 +41,23 @@ impl UndoFlags {
     }
 }
 
-/// The flags every human subcommand that writes takes.
+/// Where paths may lead and how a result is printed: the flags every human subcommand takes,
+/// `read` no others.
 #[derive(Args, Clone)]
-pub struct Common {
+pub struct ReadFlags {
     /// Refuse paths whose final target (symlinks followed) lies outside DIR.
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Print the JSON result instead of a human summary.
+    /// Print the tool's JSON result instead of the human form.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The flags every human subcommand that writes takes.
+#[derive(Args, Clone)]
+pub struct Common {
+    #[command(flatten)]
+    pub base: ReadFlags,
     /// Skip fsync (faster, not crash-durable; results say so). For tests and benchmarks.
     #[arg(long)]
     pub no_fsync: bool,
@@ -68,23 +76,11 @@ impl Common {
     }
 }
 
-/// The flags of `read`, which writes nothing: no fsync or undo journal to choose.
-#[derive(Args, Clone)]
-pub struct ReadFlags {
-    /// Refuse paths whose final target (symlinks followed) lies outside DIR.
-    #[arg(long, value_name = "DIR")]
-    pub root: Option<PathBuf>,
-    /// Print the JSON result instead of the numbered lines.
-    #[arg(long)]
-    pub json: bool,
-}
-
 impl From<ReadFlags> for Common {
     /// A read as a session sees it: no journal is opened for a call that writes nothing.
-    fn from(f: ReadFlags) -> Common {
+    fn from(base: ReadFlags) -> Common {
         Common {
-            root: f.root,
-            json: f.json,
+            base,
             no_fsync: false,
             undo: UndoFlags {
                 undo_dir: None,
@@ -99,12 +95,8 @@ impl From<ReadFlags> for Common {
 /// nothing to take back.
 #[derive(Args, Clone)]
 pub struct UndoCmdFlags {
-    /// Refuse paths whose final target (symlinks followed) lies outside DIR.
-    #[arg(long, value_name = "DIR")]
-    pub root: Option<PathBuf>,
-    /// Print the JSON result instead of a human summary.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub base: ReadFlags,
     /// Skip fsync (faster, not crash-durable; results say so). For tests and benchmarks.
     #[arg(long)]
     pub no_fsync: bool,
@@ -117,8 +109,7 @@ pub struct UndoCmdFlags {
 impl From<UndoCmdFlags> for Common {
     fn from(f: UndoCmdFlags) -> Common {
         Common {
-            root: f.root,
-            json: f.json,
+            base: f.base,
             no_fsync: f.no_fsync,
             undo: UndoFlags {
                 undo_dir: f.undo_dir,
@@ -165,12 +156,12 @@ fn human_with<T: Serialize>(
     run: impl FnOnce(&Session) -> Result<T, ToolError>,
     summary: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
 ) -> ExitCode {
-    let session = one_shot_session(common.root.clone(), cwd, common.no_fsync, &common.undo);
+    let session = one_shot_session(common.base.root.clone(), cwd, common.no_fsync, &common.undo);
     // Stdout is line-buffered: without this, a diff of 100,000 lines is 100,000 write calls.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     match run(&session) {
         Ok(done) => {
-            if common.json {
+            if common.base.json {
                 let _ = serde_json::to_writer(&mut out, &done);
                 let _ = out.write_all(b"\n");
             } else {
@@ -183,7 +174,7 @@ fn human_with<T: Serialize>(
             ExitCode::SUCCESS
         }
         Err(e) => {
-            if common.json {
+            if common.base.json {
                 let _ = writeln!(out, "{}", json!({"ok": false, "error": e.to_json()}));
                 let _ = out.flush();
             } else {
