@@ -65,12 +65,11 @@ fn fill(template: &Value, input: &Map<String, Value>) -> Option<Value> {
             Some(name) if is_field_name(name) => input.get(name).cloned(),
             _ => Some(template.clone()),
         },
-        Value::Array(items) => {
-            // `"$edits"` inside `[...]` as the only item maps a list to a list (see `each`).
-            Some(Value::Array(
-                items.iter().filter_map(|i| fill(i, input)).collect(),
-            ))
-        }
+        // Items whose field the call lacks are left out; a list of the call's own is mapped
+        // element by element with `$each` (see `each`).
+        Value::Array(items) => Some(Value::Array(
+            items.iter().filter_map(|i| fill(i, input)).collect(),
+        )),
         Value::Object(fields) => {
             if let Some(mapped) = each(fields, input) {
                 return mapped;
