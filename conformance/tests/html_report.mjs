@@ -4,28 +4,9 @@
 // after each filter is used. The Rust test asserts on it.
 //
 // Usage: PLAYWRIGHT_DIR=<dir holding node_modules> node html_report.mjs REPORT_HTML
-import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { inspect } from './support/browser.mjs';
 
-const require = createRequire(join(process.env.PLAYWRIGHT_DIR, 'package.json'));
-const { chromium } = require('playwright-core');
-
-const profile = mkdtempSync(join(tmpdir(), 'editref-html-test-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-try {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('requestfailed', (r) => errors.push('request ' + r.url()));
-  await page.goto(pathToFileURL(process.argv[2]).href);
+await inspect(process.argv[2], async (page, seen) => {
   const visible = () => page.$$eval('#cases tbody tr',
     (rows) => rows.filter((r) => r.offsetParent !== null).map((r) => r.querySelector('td.id').textContent));
   const shown = () => page.textContent('#shown');
@@ -54,9 +35,6 @@ try {
   await failing.locator('summary').click();
   out.detailsSummary = await failing.locator('summary').textContent();
   out.detailsText = await failing.locator('dl').innerText();
-  out.errors = errors;
-  console.log(JSON.stringify(out));
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
+  out.errors = seen.errors;
+  return out;
+});

@@ -5,42 +5,13 @@
 // none: the page is self-contained), and any script error.
 //
 // Usage: PLAYWRIGHT_DIR=<dir holding node_modules> node matrix_page.mjs MATRIX_HTML
-import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { inspect } from './support/browser.mjs';
 
-const require = createRequire(join(process.env.PLAYWRIGHT_DIR, 'package.json'));
-const { chromium } = require('playwright-core');
-
-const profile = mkdtempSync(join(tmpdir(), 'editref-matrix-test-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-try {
-  const page = await context.newPage();
-  const errors = [];
-  const fetched = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith('file:') && !url.startsWith('data:')) fetched.push(url);
-  });
-  await page.goto(pathToFileURL(process.argv[2]).href, { waitUntil: 'load' });
-  const out = {
-    title: await page.title(),
-    text: await page.innerText('body'),
-    tables: await page.$$eval('table', (t) => t.length),
-    charts: await page.$$eval('svg', (s) => s.length),
-    fetched,
-    errors,
-  };
-  console.log(JSON.stringify(out));
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
+await inspect(process.argv[2], async (page, seen) => ({
+  title: await page.title(),
+  text: await page.innerText('body'),
+  tables: await page.$$eval('table', (t) => t.length),
+  charts: await page.$$eval('svg', (s) => s.length),
+  fetched: seen.fetched,
+  errors: seen.errors,
+}));
