@@ -32,6 +32,7 @@ pub mod case;
 pub mod check;
 pub mod class;
 pub mod cli;
+pub mod fuzz;
 pub mod load;
 pub mod manifest;
 pub mod matrix;

@@ -41,6 +41,7 @@ Examples:
   editref conform --impl \"python3 my_adapter.py\" --only 'eol/*' --keep-sandboxes kept/
   editref conform --impl \"python3 my_adapter.py\" --rerun-failed out/report.json
   editref conform list --only stale
+  editref conform --fuzz --time 600 --findings found/ --mcp \"my-server\"
   editref conform show unique/ambiguous-two-hits";
 
 #[derive(Args, Debug)]
@@ -132,6 +133,41 @@ pub(super) struct RunArgs {
     /// temp directory.
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
     pub(super) keep_sandboxes: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) fuzz: FuzzArgs,
+}
+
+/// The flags of a differential fuzzing run (`--fuzz`).
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Differential fuzzing")]
+pub(super) struct FuzzArgs {
+    /// Instead of the corpus, run generated cases against the implementation and the reference
+    /// and report where they disagree; each new kind of disagreement is shrunk and, with
+    /// --findings, written as a corpus case. Stops after --cases or --time (default: 1000
+    /// cases).
+    #[arg(long, conflicts_with_all = ["only", "level", "rerun_failed", "expectations", "require", "report"])]
+    pub(super) fuzz: bool,
+    /// Generate this many cases.
+    #[arg(long, value_name = "N", requires = "fuzz")]
+    pub(super) cases: Option<u64>,
+    /// Generate cases for this many seconds.
+    #[arg(long, value_name = "SECS", requires = "fuzz")]
+    pub(super) time: Option<f64>,
+    /// The first case's seed (case i uses SEED + i). Default: taken from the clock and printed,
+    /// so a run can be repeated.
+    #[arg(long, value_name = "SEED", requires = "fuzz")]
+    pub(super) seed: Option<u64>,
+    /// Write each new kind of disagreement, shrunk, as DIR/fuzz/<kind>-<seed>.yaml, a corpus
+    /// case with the reference's outcome as its expectations (replay it with --corpus DIR).
+    #[arg(long, value_name = "DIR", requires = "fuzz")]
+    pub(super) findings: Option<PathBuf>,
+    /// Kinds of disagreement you accept, one pattern per line (`*` and `?`, `#` comments):
+    /// they are counted, not reported as new, and not written.
+    #[arg(long, value_name = "FILE", requires = "fuzz")]
+    pub(super) expect_divergences: Option<PathBuf>,
+    /// The most smaller cases tried while shrinking one finding.
+    #[arg(long, value_name = "N", default_value_t = 300, requires = "fuzz")]
+    pub(super) shrink_budget: usize,
 }
 
 /// The levels `--require` can demand.
