@@ -29,7 +29,7 @@ pub struct Settings {
     pub seed: u64,
     /// Stop after this many cases.
     pub cases: Option<u64>,
-    /// Stop after this long (checked between cases).
+    /// Stop after this long (checked between cases; shrinking stops at it too).
     pub time: Option<Duration>,
     /// Most candidate cases tried while shrinking one finding.
     pub shrink_budget: usize,
@@ -180,7 +180,10 @@ pub fn campaign(
             f.hits += 1;
         } else {
             on_tick(tick(&out, known_hits, true));
-            let finding = shrink_and_write(reference, other, declared, settings, seed, case, d);
+            let deadline = settings.time.map(|t| started + t);
+            let finding = shrink_and_write(
+                reference, other, declared, settings, deadline, seed, case, d,
+            );
             out.findings.push(finding);
         }
         on_tick(tick(&out, known_hits, false));
@@ -206,11 +209,13 @@ fn lines(case: &GenCase) -> usize {
 }
 
 /// Shrinks a disagreeing case, writes it when asked, and checks that the written case replays.
+#[allow(clippy::too_many_arguments)]
 fn shrink_and_write(
     reference: &mut dyn Adapter,
     other: &mut dyn Adapter,
     declared: &[String],
     settings: &Settings,
+    deadline: Option<Instant>,
     seed: u64,
     case: GenCase,
     first: Disagreement,
@@ -218,8 +223,11 @@ fn shrink_and_write(
     let id = format!("fuzz/seed-{seed}");
     let original = (case.steps.len(), lines(&case));
     let kind = first.kind.clone();
+    // Shrinking stops at the run's deadline: a finding is written as far as it got.
     let mut still = |c: &GenCase| -> bool {
-        if !requires(c).iter().all(|f| declared.contains(f)) {
+        if deadline.is_some_and(|d| Instant::now() >= d)
+            || !requires(c).iter().all(|f| declared.contains(f))
+        {
             return false;
         }
         matches!(judge(reference, other, c, &id, settings), Ok((Some(d), _)) if d.kind == kind)
@@ -277,7 +285,9 @@ pub fn slug(kind: &str) -> String {
 
 /// The spec rules a finding shows, read off its kind.
 pub fn rules(kind: &str) -> Vec<String> {
-    let table: [(&str, &[&str]); 18] = [
+    let table: [(&str, &[&str]); 20] = [
+        ("file_unchanged", &["READ-4"]),
+        ("Read: shows other content", &["READ-1"]),
         ("line endings", &["TEXT-4", "TEXT-6"]),
         ("final line break", &["TEXT-6"]),
         ("BOM", &["TEXT-2"]),

@@ -150,16 +150,38 @@ fn answers(
             let (a, b) = comparable(a, b, Some("file"), format);
             let ca = a.pointer("/file/content");
             let cb = b.pointer("/file/content");
+            let unchanged = |v: &Value| v.get("type") == Some(&Value::from("file_unchanged"));
+            let kind = match (ca, cb) {
+                (None, Some(_)) if unchanged(&a) => {
+                    "Read: shows the file again where the reference answers file_unchanged"
+                }
+                (Some(_), None) if unchanged(&b) => {
+                    "Read: answers file_unchanged where the reference shows the file"
+                }
+                _ => "Read: shows other content",
+            };
             (ca != cb).then(|| Disagreement {
-                kind: "Read: shows other content".into(),
+                kind: kind.into(),
                 detail: format!(
                     "{at}: the reference shows {}, the implementation {}",
-                    ca.map_or("nothing".into(), Value::to_string),
-                    cb.map_or("nothing".into(), Value::to_string)
+                    shown(&a),
+                    shown(&b)
                 ),
             })
         }
         _ => None,
+    }
+}
+
+/// What a Read output shows: its content, or its type when it has none (a Read of a file
+/// unchanged since the last one answers `file_unchanged`, READ-4).
+fn shown(output: &Value) -> String {
+    match output.pointer("/file/content") {
+        Some(c) => c.to_string(),
+        None => format!(
+            "no content (type {})",
+            output.get("type").map_or("none".into(), Value::to_string)
+        ),
     }
 }
 
@@ -310,7 +332,9 @@ fn outside_edit(before: Option<&[u8]>, want: &[u8], got: &[u8]) -> bool {
     let (p2, s2) = common_ends(want, got);
     let edit = (p1, want.len() - s1);
     let diff = (p2, want.len().saturating_sub(s2).max(p2));
-    diff.1 <= edit.0 || diff.0 >= edit.1
+    // Touching counts as inside: a deletion is an empty range, and what happens right at its
+    // edges (the line break after it, EDIT-2) belongs to the edit.
+    diff.1 < edit.0 || diff.0 > edit.1
 }
 
 /// The lengths of the common prefix and of the common suffix (not overlapping it).

@@ -106,6 +106,23 @@ pub fn proposals(case: &GenCase) -> Vec<GenCase> {
             }
             chunk = chunk.div_ceil(2).min(chunk - 1);
         }
+        // Long lines: keep the first or the second half of one (its line break stays).
+        for (li, l) in lines.iter().enumerate() {
+            let body = l.trim_end_matches(['\n', '\r']);
+            let chars: Vec<char> = body.chars().collect();
+            if chars.len() < 8 {
+                continue;
+            }
+            let half = chars.len() / 2;
+            let tail = &l[body.len()..];
+            for kept in [&chars[..half], &chars[half..]] {
+                let mut new_lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+                new_lines[li] = format!("{}{tail}", kept.iter().collect::<String>());
+                let mut c = case.clone();
+                c.files[fi].text = new_lines.concat();
+                out.push(c);
+            }
+        }
         if f.encoding != Encoding::Utf8 {
             let mut c = case.clone();
             c.files[fi].encoding = Encoding::Utf8;
