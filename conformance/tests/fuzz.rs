@@ -235,3 +235,61 @@ fn generated_cases_reach_successes_every_refusal_and_every_repair() {
         );
     }
 }
+
+/// A tool without READ-4: a Read of an unchanged file shows it again.
+struct AlwaysShows {
+    inner: Builtin,
+}
+
+impl Adapter for AlwaysShows {
+    fn hello(&mut self) -> Result<Hello, AdapterError> {
+        self.inner.hello()
+    }
+    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
+        self.inner.case_start(id, sandbox)
+    }
+    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
+        let reply = self.inner.call(seq, tool, input)?;
+        match &reply {
+            Reply::Ok(out) if out["type"] == "file_unchanged" => {
+                let path = input["file_path"].as_str().unwrap_or_default();
+                let text = std::fs::read_to_string(path).unwrap_or_default();
+                let content: Vec<String> = text
+                    .lines()
+                    .enumerate()
+                    .map(|(i, l)| format!("{}\t{l}", i + 1))
+                    .collect();
+                Ok(Reply::Ok(serde_json::json!({
+                    "type": "text",
+                    "file": {"filePath": path, "content": content.join("\n")}
+                })))
+            }
+            _ => Ok(reply),
+        }
+    }
+    fn case_end(&mut self) -> Result<(), AdapterError> {
+        self.inner.case_end()
+    }
+}
+
+#[test]
+fn a_read_the_reference_answers_file_unchanged_is_written_so_that_it_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut reference = fresh();
+    let mut tool = AlwaysShows { inner: fresh() };
+    let s = settings(0, 200, Some(dir.path().to_path_buf()));
+    let out = campaign(&mut reference, &mut tool, &features(), &s, &mut |_| {});
+    let kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["Read: shows the file again where the reference answers file_unchanged"]
+    );
+    let f = &out.findings[0];
+    assert_eq!(f.replays, Some(true), "{f:?}");
+    let text = std::fs::read_to_string(f.file.as_ref().unwrap()).unwrap();
+    assert!(
+        text.contains("expect: {ok: true, output: {type: \"file_unchanged\"}}"),
+        "{text}"
+    );
+    assert!(text.contains("spec: [READ-4]"), "{text}");
+}

@@ -285,7 +285,9 @@ pub fn slug(kind: &str) -> String {
 
 /// The spec rules a finding shows, read off its kind.
 pub fn rules(kind: &str) -> Vec<String> {
-    let table: [(&str, &[&str]); 20] = [
+    let table: [(&str, &[&str]); 23] = [
+        ("line break the reference deletes", &["EDIT-2"]),
+        ("line break is deleted", &["EDIT-2"]),
         ("file_unchanged", &["READ-4"]),
         ("Read: shows other content", &["READ-1"]),
         ("line endings", &["TEXT-4", "TEXT-6"]),
@@ -306,6 +308,7 @@ pub fn rules(kind: &str) -> Vec<String> {
         ("(not_read)", &["SESSION-1"]),
         ("(partial_read)", &["SESSION-1"]),
         ("symlink", &["DISK-2"]),
+        ("mode", &["DISK-1"]),
     ];
     let mut out: Vec<String> = Vec::new();
     for (needle, ids) in table {
@@ -331,14 +334,22 @@ pub fn expectations(case: &GenCase, want: &Observation) -> Expectations {
         .iter()
         .enumerate()
         .map(|(i, a)| match a {
-            Answer::Ok(out) => ExpectCall::Ok {
-                read_content: (tools.get(i).map(String::as_str) == Some("Read"))
-                    .then(|| out.pointer("/file/content").and_then(|v| v.as_str()))
-                    .flatten()
-                    .map(String::from),
+            Answer::Ok(out) if tools.get(i).map(String::as_str) == Some("Read") => {
+                let content = out.pointer("/file/content").and_then(|v| v.as_str());
+                ExpectCall::Ok {
+                    read_content: content.map(String::from),
+                    read_type: content
+                        .is_none()
+                        .then(|| out.get("type").and_then(|v| v.as_str()))
+                        .flatten()
+                        .map(String::from),
+                }
+            }
+            Answer::Ok(_) | Answer::Crashed(_) | Answer::TimedOut(_) => ExpectCall::Ok {
+                read_content: None,
+                read_type: None,
             },
             Answer::Err { code } => ExpectCall::Err(code.clone()),
-            Answer::Crashed(_) | Answer::TimedOut(_) => ExpectCall::Ok { read_content: None },
         })
         .collect();
     let mut files = Vec::new();

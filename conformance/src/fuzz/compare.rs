@@ -203,7 +203,10 @@ fn tree(reference: &Observation, other: &Observation) -> Option<Disagreement> {
         let kind = match (want, got) {
             (Actual::File { bytes: a, mode: ma }, Actual::File { bytes: b, mode: mb }) => {
                 if a == b {
-                    format!("the mode differs ({ma:o} expected, {mb:o} found)")
+                    return Some(Disagreement {
+                        kind: "the file's mode differs".into(),
+                        detail: format!("{path}: mode {ma:o} expected, {mb:o} found"),
+                    });
                 } else {
                     bytes_kind(before, a, b).to_string()
                 }
@@ -295,6 +298,12 @@ pub fn bytes_kind(before: Option<&[u8]>, want: &[u8], got: &[u8]) -> &'static st
     if trim(want) == trim(got) {
         return "bytes: the final line break differs";
     }
+    if one_break_more(want, got) {
+        return "bytes: a line break the reference deletes with the text before it is kept";
+    }
+    if one_break_more(got, want) {
+        return "bytes: a line break is deleted where the reference keeps it";
+    }
     let folded = |b: &[u8]| -> String {
         String::from_utf8_lossy(b)
             .chars()
@@ -322,6 +331,20 @@ pub fn bytes_kind(before: Option<&[u8]>, want: &[u8], got: &[u8]) -> &'static st
     } else {
         "bytes: the edited text differs"
     }
+}
+
+/// Whether `longer` is `shorter` with one line break (`\n` or `\r\n`) put in where they first
+/// differ — the shape of a deletion that did or did not take its line break along (EDIT-2).
+fn one_break_more(shorter: &[u8], longer: &[u8]) -> bool {
+    let p = shorter
+        .iter()
+        .zip(longer)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let rest = &longer[p..];
+    [&b"\n"[..], &b"\r\n"[..]]
+        .iter()
+        .any(|brk| rest.starts_with(brk) && rest[brk.len()..] == shorter[p..])
 }
 
 /// Whether every byte where `got` departs from `want` lies outside the range the reference
@@ -386,6 +409,14 @@ mod tests {
         assert_eq!(
             bytes_kind(Some(before), want, b"one\r\nTW0\r\nthree\r\n"),
             "bytes: the edited text differs"
+        );
+        assert_eq!(
+            bytes_kind(Some(b"ame>\n<fu\n"), b"ame<fu\n", b"ame\n<fu\n"),
+            "bytes: a line break the reference deletes with the text before it is kept"
+        );
+        assert_eq!(
+            bytes_kind(Some(b"ab\r\ncd\r\n"), b"a\r\ncd\r\n", b"acd\r\n"),
+            "bytes: a line break is deleted where the reference keeps it"
         );
         assert_eq!(
             bytes_kind(Some(b"\xEF\xBB\xBFa\n"), b"\xEF\xBB\xBFb\n", b"b\n"),

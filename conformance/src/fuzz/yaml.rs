@@ -15,10 +15,12 @@ use std::fmt::Write as _;
 /// What a call of the reference answered, as a finding expects it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExpectCall {
-    /// Success; a Read's content (spec form) when the call was a Read.
+    /// Success; what a Read showed when the call was a Read.
     Ok {
         /// `file.content` of a Read.
         read_content: Option<String>,
+        /// The `type` of a Read that showed no content (`file_unchanged`, READ-4).
+        read_type: Option<String>,
     },
     /// Refusal with this code.
     Err(String),
@@ -335,6 +337,7 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
                 match calls.as_mut().and_then(Iterator::next) {
                     Some(ExpectCall::Ok {
                         read_content: Some(c),
+                        ..
                     }) => {
                         let _ = writeln!(
                             y,
@@ -342,7 +345,17 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
                             quoted(c)
                         );
                     }
-                    Some(ExpectCall::Ok { read_content: None }) | None => {}
+                    Some(ExpectCall::Ok {
+                        read_content: None,
+                        read_type: Some(t),
+                    }) => {
+                        let _ = writeln!(
+                            y,
+                            "    expect: {{ok: true, output: {{type: {}}}}}",
+                            quoted(t)
+                        );
+                    }
+                    Some(ExpectCall::Ok { .. }) | None => {}
                     Some(ExpectCall::Err(code)) => {
                         let _ = writeln!(y, "    expect: {{error: {code}}}");
                     }
