@@ -28,6 +28,7 @@
 //! `load::parse_case` or `run::run_case` does not depend on the file that holds the item.
 
 pub mod adapter;
+pub mod bench;
 pub mod case;
 pub mod check;
 pub mod class;

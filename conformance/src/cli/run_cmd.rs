@@ -95,6 +95,9 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
     if args.fuzz.fuzz {
         return super::fuzz_cmd::fuzz_cmd(&args);
     }
+    if args.bench.bench {
+        return super::bench_cmd::bench_cmd(&args);
+    }
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return usage("--timeout must be a positive number of seconds");
     }
