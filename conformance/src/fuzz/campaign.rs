@@ -286,8 +286,8 @@ pub fn slug(kind: &str) -> String {
 /// The spec rules a finding shows, read off its kind.
 pub fn rules(kind: &str) -> Vec<String> {
     let table: [(&str, &[&str]); 23] = [
-        ("line break the reference deletes", &["EDIT-2"]),
-        ("line break is deleted", &["EDIT-2"]),
+        ("line breaks the reference deletes", &["EDIT-2"]),
+        ("line breaks are deleted", &["EDIT-2"]),
         ("file_unchanged", &["READ-4"]),
         ("Read: shows other content", &["READ-1"]),
         ("line endings", &["TEXT-4", "TEXT-6"]),

@@ -298,11 +298,11 @@ pub fn bytes_kind(before: Option<&[u8]>, want: &[u8], got: &[u8]) -> &'static st
     if trim(want) == trim(got) {
         return "bytes: the final line break differs";
     }
-    if one_break_more(want, got) {
-        return "bytes: a line break the reference deletes with the text before it is kept";
+    if breaks_more(want, got) {
+        return "bytes: line breaks the reference deletes with the text before them are kept";
     }
-    if one_break_more(got, want) {
-        return "bytes: a line break is deleted where the reference keeps it";
+    if breaks_more(got, want) {
+        return "bytes: line breaks are deleted where the reference keeps them";
     }
     let folded = |b: &[u8]| -> String {
         String::from_utf8_lossy(b)
@@ -333,18 +333,21 @@ pub fn bytes_kind(before: Option<&[u8]>, want: &[u8], got: &[u8]) -> &'static st
     }
 }
 
-/// Whether `longer` is `shorter` with one line break (`\n` or `\r\n`) put in where they first
-/// differ — the shape of a deletion that did or did not take its line break along (EDIT-2).
-fn one_break_more(shorter: &[u8], longer: &[u8]) -> bool {
-    let p = shorter
-        .iter()
-        .zip(longer)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let rest = &longer[p..];
-    [&b"\n"[..], &b"\r\n"[..]]
-        .iter()
-        .any(|brk| rest.starts_with(brk) && rest[brk.len()..] == shorter[p..])
+/// Whether `longer` is `shorter` with line breaks (`\n`, `\r`) put in and nothing else — the
+/// shape of deletions that did or did not take their line break along (EDIT-2).
+fn breaks_more(shorter: &[u8], longer: &[u8]) -> bool {
+    if longer.len() <= shorter.len() {
+        return false;
+    }
+    let mut i = 0;
+    for &b in longer {
+        if shorter.get(i) == Some(&b) {
+            i += 1;
+        } else if !matches!(b, b'\n' | b'\r') {
+            return false;
+        }
+    }
+    i == shorter.len()
 }
 
 /// Whether every byte where `got` departs from `want` lies outside the range the reference
@@ -412,11 +415,15 @@ mod tests {
         );
         assert_eq!(
             bytes_kind(Some(b"ame>\n<fu\n"), b"ame<fu\n", b"ame\n<fu\n"),
-            "bytes: a line break the reference deletes with the text before it is kept"
+            "bytes: line breaks the reference deletes with the text before them are kept"
+        );
+        assert_eq!(
+            bytes_kind(Some(b"a>\nb>\nc\n"), b"abc\n", b"a\nb\nc\n"),
+            "bytes: line breaks the reference deletes with the text before them are kept"
         );
         assert_eq!(
             bytes_kind(Some(b"ab\r\ncd\r\n"), b"a\r\ncd\r\n", b"acd\r\n"),
-            "bytes: a line break is deleted where the reference keeps it"
+            "bytes: line breaks are deleted where the reference keeps them"
         );
         assert_eq!(
             bytes_kind(Some(b"\xEF\xBB\xBFa\n"), b"\xEF\xBB\xBFb\n", b"b\n"),
