@@ -171,7 +171,20 @@ impl Session {
     }
 
     /// One operation of the Responses API's apply_patch (`create_file`, `update_file`,
-    /// `delete_file` with a V4A diff).
+    /// `delete_file` with a V4A diff): the shape the API hands a client one file at a time,
+    /// checked and written as a patch of that one file would be.
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::PatchOperation};
+    /// let session = Session::new(Config::new("/repo"));
+    /// let out = session.apply_patch_operation(PatchOperation {
+    ///     kind: "create_file".into(),
+    ///     path: "notes.txt".into(),
+    ///     diff: "+first line\n+second line\n".into(),
+    /// })?;
+    /// assert_eq!(out.files.len(), 1);
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
     pub fn apply_patch_operation(&self, op: PatchOperation) -> ToolResult<FilesOutput> {
         dialects::apply_patch::run_operation(self, op)
     }
@@ -192,7 +205,20 @@ impl Session {
     }
 
     /// Anthropic's text editor tool (EDITOR-1..6): `view`, `create`, `str_replace`, `insert`
-    /// and `undo_edit`, each run as the tool that does that job.
+    /// and `undo_edit`, each run as the tool that does that job — so a `view` counts as the
+    /// Read that a later `str_replace` needs (EDITOR-2).
+    ///
+    /// ```no_run
+    /// # use editref::{Config, Session, api::{EditorCommand, TextEditorInput}};
+    /// let session = Session::new(Config::new("/repo"));
+    /// session.text_editor(TextEditorInput::new(EditorCommand::View, "a.py"))?;
+    /// session.text_editor(TextEditorInput {
+    ///     old_str: Some("x = 1".into()),
+    ///     new_str: Some("x = 2".into()),
+    ///     ..TextEditorInput::new(EditorCommand::StrReplace, "a.py")
+    /// })?;
+    /// # Ok::<(), editref::ToolError>(())
+    /// ```
     pub fn text_editor(&self, input: TextEditorInput) -> ToolResult<TextEditorOutput> {
         dialects::text_editor::run(self, input)
     }

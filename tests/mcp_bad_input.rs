@@ -172,6 +172,12 @@ fn malformed_lines_get_protocol_errors_and_the_server_keeps_serving() {
             replies[0]["error"]["code"],
             json!(-32600),
             "{line}: {replies:?}"
+        ); // JSON-RPC 2.0: a response always has an id, null when the request's is unknown; a
+           // strict client (the official Python SDK) cannot parse one without.
+        assert_eq!(
+            replies[0].get("id"),
+            Some(&Value::Null),
+            "{line}: {replies:?}"
         );
     }
     // An unknown tool, or a tools/call without arguments for a tool that needs them.

@@ -1,8 +1,9 @@
 //! The human side of the `editref` binary: the one-shot session every subcommand uses, how a
 //! result is printed (summary, coloured diff) or refused, and the flags the subcommands share.
 //!
-//! `main.rs` holds the command-line definition and routes; what a subcommand prints lives here,
-//! so that every tool — the five, undo and the dialects — reports the same way.
+//! `args.rs` holds the command-line definition and `main.rs` routes it; what a subcommand
+//! prints lives here, so that every tool — the five, undo and the dialects — reports the same
+//! way.
 
 pub mod args;
 mod dialects;

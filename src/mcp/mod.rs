@@ -6,8 +6,8 @@
 //! [`tools`] describes the tools (schemas, descriptions, annotations), [`result`] turns a
 //! tool's result or refusal into an MCP tool result, [`roots`] decides which directories a
 //! connection may touch and routes each path to the session of its root, [`server`] is the
-//! protocol handler of one connection, and [`http`] the streamable HTTP transport (stdio needs
-//! no module of its own).
+//! protocol handler of one connection, [`http`] the streamable HTTP transport, and [`wire`]
+//! the stdio writer's correction of id-less error responses.
 //!
 //! One editref session per MCP connection (per MCP session id over HTTP): read-before-write
 //! and staleness hold across the calls of one client, and one client's reads never let
@@ -18,6 +18,7 @@ pub mod result;
 pub mod roots;
 pub mod server;
 pub mod tools;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -102,8 +103,8 @@ pub fn run_stdio(options: Options) -> std::io::Result<()> {
         use rmcp::ServiceExt;
         let handler = server::EditrefServer::new(options);
         let (stdin, stdout) = rmcp::transport::stdio();
-        let transport =
-            AsyncRwTransport::new_server(stdin, stdout).with_max_line_length(MAX_STDIO_LINE);
+        let transport = AsyncRwTransport::new_server(stdin, wire::NullIdWriter::new(stdout))
+            .with_max_line_length(MAX_STDIO_LINE);
         let running = handler
             .serve(transport)
             .await

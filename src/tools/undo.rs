@@ -28,6 +28,11 @@ pub fn run(session: &Session, input: UndoInput) -> ToolResult<UndoOutput> {
     };
     let r = session.resolve(&input.file_path)?;
     let journal = Journal::new(session.fs(), config);
+    // Held until every step is done: no other writer prunes or undoes a unit of this file
+    // between its check and its removal (UNDO-1).
+    let _lock = journal
+        .lock()
+        .map_err(|e| ToolError::io("Could not lock the undo journal", &e))?;
     let units = journal
         .for_file(&r.target)
         .map_err(|e| ToolError::io("Could not read the undo journal", &e))?;

@@ -6,6 +6,13 @@
 //! temp name and renamed into place — a crash leaves a unit whole or absent — and everything
 //! goes through the [`Fs`] seam like the tools' own writes. Names sort by time, so listing the
 //! directory gives the units in the order they were made.
+//!
+//! Several processes may share one journal (`--undo-dir`, or two servers on one root). Every
+//! change to it — recording a unit, pruning, undoing — holds an exclusive `flock` on the
+//! directory itself ([`Journal::lock`]). Without it, one writer's prune would take another's
+//! freshly written blob, whose record is not written yet, for a crash leftover and delete it.
+//! The kernel drops the lock of a process that dies, so a crash never leaves the journal
+//! locked, and a blob with no record found under the lock really is a leftover.
 
 use super::{Before, Change, ContentHash, UndoConfig};
 use crate::disk::{Fs, Kind};
@@ -120,6 +127,13 @@ pub struct Journal<'a> {
     config: &'a UndoConfig,
 }
 
+/// The journal's lock, held until dropped (see [`Journal::lock`]).
+#[must_use = "the lock is released when the guard is dropped"]
+pub struct JournalLock {
+    /// The open directory whose `flock` is the lock; `None` when there was no directory.
+    _handle: Option<Box<dyn crate::disk::FileHandle>>,
+}
+
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl<'a> Journal<'a> {
@@ -128,13 +142,33 @@ impl<'a> Journal<'a> {
         Journal { fs, config }
     }
 
-    /// UNDO-1: records one unit, then drops old units beyond the limits (UNDO-6). An error
-    /// leaves no partial unit behind.
+    /// Takes the journal's lock, waiting for whoever holds it, and keeps it until the returned
+    /// guard is dropped (UNDO-1): a unit is recorded, pruned or undone whole while no other
+    /// process or session changes the journal. A journal directory that does not exist yet
+    /// needs no lock (there is nothing to change) and gets a guard that holds none.
+    pub fn lock(&self) -> io::Result<JournalLock> {
+        // `dir/.` opens the directory itself even when `dir` is a symlink to it (the final
+        // component is `.`, never a link).
+        match self.fs.open_read(&self.config.dir.join(".")) {
+            Ok(handle) => {
+                handle.lock()?;
+                Ok(JournalLock {
+                    _handle: Some(handle),
+                })
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(JournalLock { _handle: None }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// UNDO-1: records one unit, then drops old units beyond the limits (UNDO-6), all under
+    /// the journal's lock. An error leaves no partial unit behind.
     pub fn record(&self, tool: &str, changes: &[Change<'_>]) -> io::Result<()> {
         if changes.is_empty() {
             return Ok(());
         }
         self.fs.create_dir_all(&self.config.dir)?;
+        let _lock = self.lock()?;
         let id = new_id();
         let mut files = Vec::with_capacity(changes.len());
         let mut blobs: Vec<PathBuf> = Vec::new();
@@ -244,7 +278,8 @@ impl<'a> Journal<'a> {
 
     /// UNDO-6: drops the oldest units until no file has more than `max_per_file`, the kept
     /// bytes are within `max_bytes` and there are at most `MAX_UNITS`; then removes blobs no
-    /// record names (left by a crash).
+    /// record names (left by a crash). Runs only under the lock [`Journal::record`] holds, so
+    /// no other writer is between its blobs and its record.
     fn prune(&self) -> io::Result<()> {
         let units = self.units()?;
         let mut keep = vec![true; units.len()];
@@ -330,3 +365,7 @@ fn new_id() -> String {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     format!("u{nanos:020}-{:010}-{n:06}", std::process::id())
 }
+
+#[cfg(test)]
+#[path = "journal_tests.rs"]
+mod tests;

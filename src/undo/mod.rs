@@ -18,7 +18,7 @@
 
 mod journal;
 
-pub use journal::{BeforeRecord, FileRecord, HashRecord, Journal, Stored, UnitRecord};
+pub use journal::{BeforeRecord, FileRecord, HashRecord, Journal, JournalLock, Stored, UnitRecord};
 
 use std::path::PathBuf;
 

@@ -71,8 +71,9 @@ pub(super) struct RunArgs {
     /// --mcp), e.g. `not_found=Could not find exact match`, for servers whose errors are text.
     #[arg(long, value_name = "CODE=TEXT", requires = "mcp")]
     pub(super) mcp_error: Vec<String>,
-    /// The features the server declares, comma-separated (with --mcp). Default: the whole
-    /// vocabulary when it lists all five tools, else the tool features of those it lists.
+    /// The features the server declares, comma-separated (with --mcp); `all` is the whole
+    /// vocabulary. Default: the vocabulary of the five tools when it lists all five, else the
+    /// tool features of those it lists, plus those of the other tools it lists.
     #[arg(long, value_name = "FEATURE,...", requires = "mcp", conflicts_with_all = ["implementation", "builtin"])]
     pub(super) mcp_features: Option<String>,
     /// How the server's Read numbers lines: tab (`N<TAB>`, the spec's form, the default), arrow

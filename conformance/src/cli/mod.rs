@@ -18,6 +18,7 @@ mod plan;
 mod run_cmd;
 mod subcommands;
 mod summary;
+mod workers;
 
 use crate::load::{self, Corpus};
 use args::{ConformCli, Sub};

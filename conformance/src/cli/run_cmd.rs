@@ -185,19 +185,16 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
         keep: kept_dir.clone().map_or(Keep::Nothing, Keep::Named),
         read_format: hello.read_format,
     };
-    let mut adapters = vec![first];
-    while adapters.len() < jobs.min(selection.cases.len()) {
-        match make_adapter(&args, timeout) {
-            Ok((a, _)) => adapters.push(a),
-            Err(e) => {
-                eprintln!(
-                    "editref conform: note: running {} at once: {e}",
-                    count(adapters.len(), "case", "cases")
-                );
-                break;
-            }
+    let wanted = jobs.min(selection.cases.len());
+    let adapters = match super::workers::workers(first, &hello, wanted, args.quiet, || {
+        make_adapter(&args, timeout).map(|(a, _)| a)
+    }) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("editref conform: {e}");
+            return 2;
         }
-    }
+    };
 
     let started_at = SystemTime::now();
     let started = Instant::now();

@@ -129,10 +129,20 @@ pub fn derive_features(map: &ToolMap, listed: &[String]) -> Vec<String> {
     features
 }
 
-/// Parses `--mcp-features a,b,c` (blanks and repeats dropped, order kept).
+/// Parses `--mcp-features a,b,c` (blanks and repeats dropped, order kept). `all` stands for
+/// the whole vocabulary: the declaration of a server that implements every feature, whose
+/// tool list cannot show all of them (`param_aliases` is a matter of input spellings).
 pub fn parse_features(spec: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for f in spec.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+    let each = spec.split(',').map(str::trim).filter(|f| !f.is_empty());
+    let expanded = each.flat_map(|f| {
+        if f == "all" {
+            FEATURES.to_vec()
+        } else {
+            vec![f]
+        }
+    });
+    for f in expanded {
         if !out.iter().any(|o| o == f) {
             out.push(f.to_string());
         }
@@ -223,6 +233,12 @@ mod tests {
             ["text_editor"]
         );
         assert_eq!(parse_features("read, edit,,read"), ["read", "edit"]);
+        assert_eq!(
+            parse_features("all"),
+            FEATURES,
+            "all is the whole vocabulary"
+        );
+        assert_eq!(parse_features("edit,all").len(), FEATURES.len());
     }
 
     #[test]
