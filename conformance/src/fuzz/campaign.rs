@@ -120,20 +120,29 @@ fn calls_of(case: &GenCase) -> Vec<(String, serde_json::Value)> {
         .collect()
 }
 
-/// Runs the case on both sides; the disagreement and the reference's observation.
-fn judge(
-    reference: &mut dyn Adapter,
-    other: &mut dyn Adapter,
-    case: &GenCase,
-    id: &str,
-    settings: &Settings,
-) -> Result<(Option<Disagreement>, Observation), String> {
-    let run = as_case(case, id)?;
-    let tmp = settings.tmp.as_deref();
-    let want = observe(reference, &run, tmp);
-    let got = observe(other, &run, tmp);
-    let d = compare(&want, &got, &calls_of(case), settings.read_format);
-    Ok((d, want))
+/// The two sides of a run and what they share: the reference, the implementation under test,
+/// what the implementation declared, and the run's settings.
+struct Duel<'a> {
+    reference: &'a mut dyn Adapter,
+    other: &'a mut dyn Adapter,
+    declared: &'a [String],
+    settings: &'a Settings,
+}
+
+impl Duel<'_> {
+    /// Runs the case on both sides; the disagreement and the reference's observation.
+    fn judge(
+        &mut self,
+        case: &GenCase,
+        id: &str,
+    ) -> Result<(Option<Disagreement>, Observation), String> {
+        let run = as_case(case, id)?;
+        let tmp = self.settings.tmp.as_deref();
+        let want = observe(self.reference, &run, tmp);
+        let got = observe(self.other, &run, tmp);
+        let d = compare(&want, &got, &calls_of(case), self.settings.read_format);
+        Ok((d, want))
+    }
 }
 
 /// The differential run. `on_tick` is called after every case and while shrinking.
@@ -145,12 +154,19 @@ pub fn campaign(
     on_tick: &mut dyn FnMut(Tick),
 ) -> Outcome {
     let started = Instant::now();
+    let deadline = settings.time.map(|t| started + t);
     let allowed = Allowed::new(declared);
+    let mut duel = Duel {
+        reference,
+        other,
+        declared,
+        settings,
+    };
     let mut out = Outcome::default();
     let mut known_hits: u64 = 0;
     loop {
         if settings.cases.is_some_and(|n| out.cases >= n)
-            || settings.time.is_some_and(|t| started.elapsed() >= t)
+            || deadline.is_some_and(|d| Instant::now() >= d)
             || (settings.cases.is_none() && settings.time.is_none() && out.cases >= 1000)
         {
             break;
@@ -158,8 +174,7 @@ pub fn campaign(
         let seed = settings.seed.wrapping_add(out.cases);
         out.cases += 1;
         let case = from_seed(seed, &allowed);
-        let id = format!("fuzz/seed-{seed}");
-        let (d, _) = match judge(reference, other, &case, &id, settings) {
+        let (d, _) = match duel.judge(&case, &format!("fuzz/seed-{seed}")) {
             Ok(r) => r,
             Err(_) => {
                 out.harness_errors += 1;
@@ -180,11 +195,8 @@ pub fn campaign(
             f.hits += 1;
         } else {
             on_tick(tick(&out, known_hits, true));
-            let deadline = settings.time.map(|t| started + t);
-            let finding = shrink_and_write(
-                reference, other, declared, settings, deadline, seed, case, d,
-            );
-            out.findings.push(finding);
+            out.findings
+                .push(duel.shrink_and_write(deadline, seed, case, d));
         }
         on_tick(tick(&out, known_hits, false));
     }
@@ -208,63 +220,60 @@ fn lines(case: &GenCase) -> usize {
         .map_or(0, |f| f.text.split_inclusive('\n').count())
 }
 
-/// Shrinks a disagreeing case, writes it when asked, and checks that the written case replays.
-#[allow(clippy::too_many_arguments)]
-fn shrink_and_write(
-    reference: &mut dyn Adapter,
-    other: &mut dyn Adapter,
-    declared: &[String],
-    settings: &Settings,
-    deadline: Option<Instant>,
-    seed: u64,
-    case: GenCase,
-    first: Disagreement,
-) -> Finding {
-    let id = format!("fuzz/seed-{seed}");
-    let original = (case.steps.len(), lines(&case));
-    let kind = first.kind.clone();
-    // Shrinking stops at the run's deadline: a finding is written as far as it got.
-    let mut still = |c: &GenCase| -> bool {
-        if deadline.is_some_and(|d| Instant::now() >= d)
-            || !requires(c).iter().all(|f| declared.contains(f))
-        {
-            return false;
-        }
-        matches!(judge(reference, other, c, &id, settings), Ok((Some(d), _)) if d.kind == kind)
-    };
-    let (small, _) = shrink(case, settings.shrink_budget, &mut still);
-    let (detail, want) = match judge(reference, other, &small, &id, settings) {
-        Ok((Some(d), want)) => (d.detail, want),
-        Ok((None, want)) => (first.detail.clone(), want),
-        Err(e) => (e, Observation::default()),
-    };
-    let mut finding = Finding {
-        kind: first.kind.clone(),
-        detail,
-        seed,
-        hits: 1,
-        steps: (original.0, small.steps.len()),
-        lines: (original.1, lines(&small)),
-        case: small,
-        file: None,
-        replays: None,
-    };
-    if let Some(dir) = &settings.findings {
-        match write_finding(dir, &finding, &want) {
-            Ok((path, loaded)) => {
-                let declared: Vec<String> = declared.to_vec();
-                let tmp = settings.tmp.as_deref();
-                let features = editref_protocol::FEATURES.map(String::from).to_vec();
-                let ref_rec = run_case(reference, &features, &loaded, tmp, false);
-                let other_rec = run_case(other, &declared, &loaded, tmp, false);
-                finding.replays =
-                    Some(ref_rec.status == Status::Pass && other_rec.status != Status::Pass);
-                finding.file = Some(path);
+impl Duel<'_> {
+    /// Shrinks a disagreeing case (until the run's deadline at the latest), writes it when
+    /// asked, and checks that the written case replays.
+    fn shrink_and_write(
+        &mut self,
+        deadline: Option<Instant>,
+        seed: u64,
+        case: GenCase,
+        first: Disagreement,
+    ) -> Finding {
+        let id = format!("fuzz/seed-{seed}");
+        let original = (case.steps.len(), lines(&case));
+        let kind = first.kind.clone();
+        let declared = self.declared;
+        let (small, _) = shrink(case, self.settings.shrink_budget, &mut |c: &GenCase| {
+            if deadline.is_some_and(|d| Instant::now() >= d)
+                || !requires(c).iter().all(|f| declared.contains(f))
+            {
+                return false;
             }
-            Err(e) => finding.detail = format!("{} (not written: {e})", finding.detail),
+            matches!(self.judge(c, &id), Ok((Some(d), _)) if d.kind == kind)
+        });
+        let (detail, want) = match self.judge(&small, &id) {
+            Ok((Some(d), want)) => (d.detail, want),
+            Ok((None, want)) => (first.detail.clone(), want),
+            Err(e) => (e, Observation::default()),
+        };
+        let mut finding = Finding {
+            kind: first.kind,
+            detail,
+            seed,
+            hits: 1,
+            steps: (original.0, small.steps.len()),
+            lines: (original.1, lines(&small)),
+            case: small,
+            file: None,
+            replays: None,
+        };
+        if let Some(dir) = &self.settings.findings {
+            match write_finding(dir, &finding, &want) {
+                Ok((path, loaded)) => {
+                    let tmp = self.settings.tmp.as_deref();
+                    let all = editref_protocol::FEATURES.map(String::from).to_vec();
+                    let ref_rec = run_case(self.reference, &all, &loaded, tmp, false);
+                    let other_rec = run_case(self.other, self.declared, &loaded, tmp, false);
+                    finding.replays =
+                        Some(ref_rec.status == Status::Pass && other_rec.status != Status::Pass);
+                    finding.file = Some(path);
+                }
+                Err(e) => finding.detail = format!("{} (not written: {e})", finding.detail),
+            }
         }
+        finding
     }
-    finding
 }
 
 /// A file name for a kind: lower-case words joined by dashes, at most 60 characters.
