@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use structure::assert_same_structure;
 
 /// Every test that must have reported, by suite.
-const EXPECTED: [(&str, &[&str]); 6] = [
+const EXPECTED: [(&str, &[&str]); 7] = [
     ("crash", &["sigkill_during_edit"]),
     ("power", &["crash_states"]),
     ("faults", &["named", "races", "sweep"]),
@@ -56,6 +56,7 @@ const EXPECTED: [(&str, &[&str]); 6] = [
             "huge_protocol_line",
         ],
     ),
+    ("load", &["mcp_http"]),
 ];
 
 fn thousands(n: u64) -> String {
@@ -159,6 +160,14 @@ fn render(r: &Records, run: &Value) -> String {
         w,
         "| hostile paths and inputs tried | {} |",
         thousands(hostile)
+    );
+    let _ = writeln!(
+        w,
+        "| MCP calls under load (sessions at once; p50 / p99 latency) | {} ({}; {} / {}) |",
+        thousands(r.n("load", "mcp_http", "calls")),
+        thousands(r.n("load", "mcp_http", "sessions")),
+        ms(r.n("load", "mcp_http", "p50_us")),
+        ms(r.n("load", "mcp_http", "p99_us"))
     );
     let _ = writeln!(w, "| **lost or corrupted** | **{bad}** |");
     if !missing.is_empty() {
@@ -491,6 +500,8 @@ fn render(r: &Records, run: &Value) -> String {
         "\nLargest peak RSS per handled byte (inputs of 1 MiB and more): {worst:.1}."
     );
 
+    load(w, r);
+
     let _ = writeln!(w, "\n## Known limits\n");
     let _ = writeln!(
         w,
@@ -523,12 +534,83 @@ fn render(r: &Records, run: &Value) -> String {
         "```sh\n\
          scripts/reliability                 # CI counts (500 kills, …), renders this file\n\
          scripts/reliability --kills 5000    # more kills; see --help for every option\n\
+         scripts/reliability --load-secs 60  # the MCP load run for 60 s\n\
          cargo test --test 'reliability_*'   # quick smoke counts, no rendering\n\
          ```\n\n\
          A failing run can be replayed exactly with `--seed N` (the seed of the run is shown \
          above)."
     );
     d
+}
+
+/// Section 7: the MCP server under load.
+fn load(w: &mut String, r: &Records) {
+    let _ = writeln!(
+        w,
+        "\n## 7. Load held: the MCP server (SESSION-3, SESSION-4, DISK-1)\n"
+    );
+    let _ = writeln!(
+        w,
+        "**Promise.** `editref mcp` over streamable HTTP serves many MCP sessions at once \
+         without losing or corrupting an update: every Edit and MultiEdit either lands or is \
+         refused as `stale` (another session changed the file since this one read it), a file \
+         only one session edits is never `stale`, and the server's memory stays bounded.\n"
+    );
+    let _ = writeln!(
+        w,
+        "**Test** (`tests/reliability_load/`). One `editref mcp --http 127.0.0.1:0` process (fsync \
+         on, undo journal on), and one MCP session per client thread over a keep-alive HTTP \
+         connection. Each session owns two counter lines in one of five shared files and two in \
+         a file of its own, and in a seeded mix Reads a shared file, increments one of its \
+         lines with Edit or both with MultiEdit — in the shared file or its own — reading again \
+         and retrying after `stale`. The run is bounded by a number of operations per session \
+         or by a time, and stops by itself. Afterwards every file must hold exactly every \
+         counter at the number of increments reported as landed, and nothing else; any refusal \
+         other than `stale` on a shared file fails the run. Latency is each call's round trip \
+         as the client sees it; peak RSS is the server's `VmHWM`. Both are reported, not \
+         asserted on.\n"
+    );
+    let _ = writeln!(w, "| sessions | run | calls | Reads / Edits / MultiEdits | landed | stale | other errors | lost | applied twice | corrupted | p50 | p99 | max | server peak RSS |");
+    let _ = writeln!(
+        w,
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
+    let f = r.figures("load", "mcp_http");
+    let g = |k: &str| f.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let c = |k: &str| r.cell("load", "mcp_http", k);
+    let run = if g("seconds") > 0 {
+        format!("{} s", g("seconds"))
+    } else {
+        format!(
+            "{} operations each ({:.1} s)",
+            g("ops_per_session"),
+            g("elapsed_ms") as f64 / 1000.0
+        )
+    };
+    let _ = writeln!(
+        w,
+        "| {} | {run} | {} | {} / {} / {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+        c("sessions"),
+        c("calls"),
+        c("reads"),
+        c("edits"),
+        c("multi_edits"),
+        c("landed"),
+        c("stale"),
+        c("other_errors"),
+        c("lost"),
+        c("duplicated"),
+        c("corrupted"),
+        ms(g("p50_us")),
+        ms(g("p99_us")),
+        ms(g("max_us")),
+        mb(g("peak_rss_kib") * 1024),
+    );
+}
+
+/// Microseconds as milliseconds, to one decimal.
+fn ms(us: u64) -> String {
+    format!("{:.1} ms", us as f64 / 1000.0)
 }
 
 /// Section 2: the power-loss states.
