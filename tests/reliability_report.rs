@@ -570,27 +570,22 @@ fn load(w: &mut String, r: &Records) {
          as the client sees it; peak RSS is the server's `VmHWM`. Both are reported, not \
          asserted on.\n"
     );
-    let _ = writeln!(w, "| sessions | run | calls | Reads / Edits / MultiEdits | landed | stale | other errors | lost | applied twice | corrupted | p50 | p99 | max | server peak RSS |");
+    let _ = writeln!(w, "| sessions | time limit (s; 0: none) | operations per session | run time (s) | calls | Reads / Edits / MultiEdits | landed | stale | other errors | lost | applied twice | corrupted | p50 | p99 | max | server peak RSS |");
     let _ = writeln!(
         w,
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     );
     let f = r.figures("load", "mcp_http");
     let g = |k: &str| f.get(k).and_then(Value::as_u64).unwrap_or(0);
     let c = |k: &str| r.cell("load", "mcp_http", k);
-    let run = if g("seconds") > 0 {
-        format!("{} s", g("seconds"))
-    } else {
-        format!(
-            "{} operations each ({:.1} s)",
-            g("ops_per_session"),
-            g("elapsed_ms") as f64 / 1000.0
-        )
-    };
+    let per_session = g("operations") / g("sessions").max(1);
     let _ = writeln!(
         w,
-        "| {} | {run} | {} | {} / {} / {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+        "| {} | {} | {} | {:.0} | {} | {} / {} / {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         c("sessions"),
+        c("seconds"),
+        thousands(per_session),
+        g("elapsed_ms") as f64 / 1000.0,
         c("calls"),
         c("reads"),
         c("edits"),

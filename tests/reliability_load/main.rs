@@ -131,6 +131,7 @@ fn mcp_sessions_under_load_lose_nothing() {
         .set("seconds", secs)
         .set("ops_per_session", if secs > 0 { 0 } else { ops })
         .set("elapsed_ms", elapsed.as_millis() as u64)
+        .set("operations", total.ops)
         .set("calls", total.calls)
         .set("reads", total.reads)
         .set("edits", total.edits)

@@ -29,6 +29,8 @@ pub struct Plan {
 /// What the sessions did.
 #[derive(Default)]
 pub struct Tally {
+    /// Operations done: a Read, or an edit with its retries.
+    pub ops: u64,
     /// Tool calls made (every Read and every edit attempt).
     pub calls: u64,
     /// Read calls.
@@ -53,6 +55,7 @@ pub struct Tally {
 impl Tally {
     /// Adds another session's tally to this one.
     pub fn merge(&mut self, o: Tally) {
+        self.ops += o.ops;
         self.calls += o.calls;
         self.reads += o.reads;
         self.edits += o.edits;
@@ -327,5 +330,6 @@ pub fn run(id: usize, addr: SocketAddr, plan: &Plan) -> Tally {
         done += 1;
     }
     s.client.close();
+    s.tally.ops = done;
     s.tally
 }
