@@ -100,9 +100,14 @@ pub fn crash_states(top: &Path, initial: &Tree, calls: &[Call]) -> Vec<State> {
             Call::Rmdir(p) => Op::Rmdir(rel(p)),
             _ => continue,
         };
+        // A rename belongs to the directory of its new name: editref renames only within one
+        // directory (temp name to target, target to parked name, journal files).
         let dir = match &op {
             Op::Mkdir(p) | Op::Enter(p, _) | Op::Unlink(p) | Op::Rmdir(p) => parent(p),
-            Op::Rename(_, to, _) => parent(to),
+            Op::Rename(from, to, _) => {
+                assert_eq!(parent(from), parent(to), "a rename across directories");
+                parent(to)
+            }
         };
         ops.push(DirOp { at, dir, op });
     }
@@ -111,9 +116,7 @@ pub fn crash_states(top: &Path, initial: &Tree, calls: &[Call]) -> Vec<State> {
         let before: Vec<&DirOp> = ops.iter().filter(|o| o.at < cut).collect();
         let after_return = cut == calls.len();
         for (persisted, ordered) in dir_choices(&before, &calls[..cut], top) {
-            let Some(entries) = replay(initial, &persisted) else {
-                continue;
-            };
+            let entries = replay(initial, &persisted);
             for tree in data_choices(&entries, &calls[..cut]) {
                 let flag = seen.entry((tree, after_return)).or_insert(false);
                 *flag |= ordered;
@@ -185,7 +188,7 @@ fn dir_choices<'o>(ops: &[&'o DirOp], calls: &[Call], top: &Path) -> Vec<(Vec<&'
 
 /// The tree after the persisted directory operations, applied in call order; an operation
 /// whose directory is not there (its own entry did not persist) is lost.
-fn replay(initial: &Tree, persisted: &[&DirOp]) -> Option<BTreeMap<PathBuf, Entry>> {
+fn replay(initial: &Tree, persisted: &[&DirOp]) -> BTreeMap<PathBuf, Entry> {
     let mut t: BTreeMap<PathBuf, Entry> = initial
         .iter()
         .map(|(p, n)| {
@@ -234,7 +237,7 @@ fn replay(initial: &Tree, persisted: &[&DirOp]) -> Option<BTreeMap<PathBuf, Entr
             }
         }
     }
-    Some(t)
+    t
 }
 
 /// What a file made by the trace may hold after a cut: every (content, mode) the data model
