@@ -641,7 +641,9 @@ fn power(w: &mut String, r: &Records) {
     );
     let _ = writeln!(
         w,
-        "**Test** (`tests/reliability_power/`). Each call runs once on a small tree through \
+        "**Test** (`tests/reliability_power/`). Each call runs once on a small tree — once as \
+         it runs where the file system makes unnamed temp files (`O_TMPFILE`), once on a seam \
+         that refuses them, so that the named fallback is explored too — through \
          `editref::disk::RecordFs`, which records every call that changes the disk — creates, \
          writes with their offsets and bytes, fchmod, fsync, link, rename, unlink, mkdir, rmdir, \
          directory fsync. From that trace and the tree before it, every state the model permits \
@@ -658,8 +660,8 @@ fn power(w: &mut String, r: &Records) {
          while its copy of the old bytes did not, which Undo then restored (UNDO-1) — a record \
          now keeps the copy's hash, and a damaged copy is refused.\n"
     );
-    let _ = writeln!(w, "| call | states | of which ordered | after the call returned | with a temp file | batch part old, part new | Undo restored | Undo refused | broke a promise |");
-    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(w, "| call | temp file | states | of which ordered | after the call returned | with a temp file | batch part old, part new | Undo restored | Undo refused | broke a promise |");
+    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|---|---|");
     let f = r.figures("power", "crash_states");
     for row in f
         .get("tools")
@@ -670,8 +672,12 @@ fn power(w: &mut String, r: &Records) {
         let n = |k: &str| thousands(row[k].as_u64().unwrap_or(0));
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             row["tool"].as_str().unwrap_or(""),
+            match row["temp_file"].as_str() {
+                Some("named") => "named (no `O_TMPFILE`)",
+                _ => "unnamed",
+            },
             n("states"),
             n("ordered"),
             n("after_return"),
@@ -684,7 +690,7 @@ fn power(w: &mut String, r: &Records) {
     }
     let _ = writeln!(
         w,
-        "| **all** | **{}** | | | | | | | **{}** |",
+        "| **all** | | **{}** | | | | | | | **{}** |",
         r.cell("power", "crash_states", "states"),
         r.cell("power", "crash_states", "broken")
     );

@@ -23,7 +23,7 @@ mod reliability_support;
 mod model;
 mod tree;
 
-use editref::disk::{Call, RealFs, RecordFs};
+use editref::disk::{Call, Fault, FaultFs, Fs, Op, RealFs, RecordFs};
 use editref::undo::{ContentHash, Journal, UndoConfig};
 use editref::{Config, Session};
 use model::{crash_states, Node, State, Tree};
@@ -195,7 +195,21 @@ fn config(root: &Path) -> Config {
 
 /// Runs the scenario once through a recording seam: the tree before, the tree after, the
 /// trace.
-fn record(s: &Scenario, top: &Path) -> (Tree, Tree, Vec<Call>) {
+/// The seam under the recording: the real file system, or — `named` — one that cannot make
+/// unnamed files (`O_TMPFILE` answers EOPNOTSUPP), so that the named temp-file fallback is
+/// what gets recorded (DISK-1, D10).
+fn seam(named: bool) -> Arc<dyn Fs> {
+    if !named {
+        return Arc::new(RealFs);
+    }
+    let mut fs = FaultFs::new(Arc::new(RealFs));
+    for n in 1..=64 {
+        fs = fs.fail(Op::CreateUnnamed, n, Fault::Errno(libc::EOPNOTSUPP));
+    }
+    Arc::new(fs)
+}
+
+fn record(s: &Scenario, top: &Path, named: bool) -> (Tree, Tree, Vec<Call>) {
     use std::os::unix::fs::PermissionsExt;
     let root = top.join("root");
     for (name, text) in (s.files)() {
@@ -210,7 +224,7 @@ fn record(s: &Scenario, top: &Path) -> (Tree, Tree, Vec<Call>) {
             .call("Read", &json!({ "file_path": p }))
             .expect("the Read before the call");
     }
-    let fs = RecordFs::new(Arc::new(RealFs));
+    let fs = RecordFs::new(seam(named));
     let session = Session::with_fs(config(&root), Arc::new(fs.clone()));
     session.set_read_state(reader.read_state());
     if let Some((tool, input)) = s.first {
@@ -358,11 +372,19 @@ fn check_undo(s: &Scenario, state: &State, top: &Path, undone: &Tree, t: &mut Ta
 }
 
 /// Every crash state of one scenario, each checked.
-fn explore(s: &Scenario) -> Tally {
+fn explore(s: &Scenario, named: bool) -> Tally {
     let dir = rs::sandbox();
     let top = dir.path().join("top");
     std::fs::create_dir(&top).expect("mkdir");
-    let (before, after, calls) = record(s, &top);
+    let (before, after, calls) = record(s, &top, named);
+    assert!(
+        !named
+            || !calls
+                .iter()
+                .any(|c| matches!(c, Call::CreateUnnamed { .. })),
+        "{}: an unnamed file was made although the seam cannot",
+        s.name
+    );
     let states = crash_states(&top, &before, &calls);
     let mut t = Tally::default();
     for (i, state) in states.iter().enumerate() {
@@ -389,12 +411,14 @@ fn every_power_cut_state_keeps_old_or_new() {
     let mut rows = Vec::new();
     let mut broken = Vec::new();
     let (mut lost, mut corrupted) = (0, 0);
-    for s in scenarios() {
-        let t = explore(&s);
+    let unnamed = scenarios().into_iter().map(|s| (s, false));
+    for (s, named) in unnamed.chain(scenarios().into_iter().map(|s| (s, true))) {
+        let t = explore(&s, named);
         lost += t.lost;
         corrupted += t.broken.len() as u64 - t.lost;
         rows.push(json!({
             "tool": s.name,
+            "temp_file": if named { "named" } else { "unnamed" },
             "states": t.states,
             "ordered": t.ordered,
             "after_return": t.after_return,
