@@ -74,9 +74,9 @@ pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, 
         return Err(e);
     }
     // The new content is in place; a failing directory sync only weakens durability, which the
-    // result reports.
+    // result reports. The directories made for a new file are synced into theirs too (DISK-6).
     let dir = req.target.parent().unwrap_or(Path::new("/"));
-    let durable = req.fsync && fs.sync_dir(dir).is_ok();
+    let durable = req.fsync && fs.sync_dir(dir).is_ok() && prepared.dirs.sync_parents(fs);
     orphans::sweep(fs, dir);
     Ok(Written {
         meta: prepared.meta,

@@ -187,7 +187,7 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
         }
         match (op, prepared.get(index).and_then(Option::as_ref)) {
             (BatchOp::Write(w), Some(p)) => {
-                let durable = w.fsync && fs.sync_dir(dir).is_ok();
+                let durable = w.fsync && fs.sync_dir(dir).is_ok() && p.dirs.sync_parents(fs);
                 results.push(BatchDone::Written(Written {
                     meta: p.meta,
                     durable,

@@ -44,6 +44,18 @@ impl NewDirs {
         Ok(made)
     }
 
+    /// DISK-6 for a new file in new directories: fsyncs the directory that holds each one this
+    /// write created (the existing ancestor, then each new level but the last, which holds the
+    /// file and is synced with it). A directory's entry persists only once the directory that
+    /// holds it is fsynced, so without this a power cut after a durable write could still lose
+    /// the new directories, and the file with them. Returns whether every sync succeeded.
+    pub(super) fn sync_parents(&self, fs: &dyn Fs) -> bool {
+        self.made
+            .iter()
+            .filter_map(|d| d.parent())
+            .all(|p| fs.sync_dir(p).is_ok())
+    }
+
     /// Removes the directories this write created, deepest first. `rmdir` only removes an
     /// empty directory, so anything another process put there meanwhile keeps its place (and
     /// the directories above it stay too).

@@ -12,6 +12,8 @@
 //!
 //! - `fs.rs` — the seam every file-system call goes through ([`Fs`], [`RealFs`]);
 //! - `fault.rs` — fault injection through that seam ([`FaultFs`]);
+//! - `record.rs` — the calls that change the disk, recorded through that seam ([`RecordFs`]),
+//!   which the power-loss tests replay through a persistence model;
 //! - `path.rs` — normalisation and symlink resolution ([`normalize`], [`real_path`]);
 //! - `load.rs` — reading a file, mapped or in memory ([`load()`], [`Loaded`]);
 //! - `temp.rs` — the temp-file names ([`temp_path`], [`parked_path`], [`is_temp_name`],
@@ -31,6 +33,7 @@ mod fs;
 mod load;
 mod orphans;
 mod path;
+mod record;
 mod staged;
 mod temp;
 
@@ -40,4 +43,5 @@ pub use fault::{Fault, FaultFs, Op};
 pub use fs::{FileBytes, FileHandle, Fs, Kind, Meta, RealFs, MAP_MIN};
 pub use load::{load, LoadError, Loaded};
 pub use path::{normalize, real_path};
+pub use record::{Call, RecordFs};
 pub use temp::{is_temp_name, parked_path, temp_owner, temp_path};

@@ -50,6 +50,11 @@ pub enum BeforeRecord {
         mode: u32,
         /// The old length.
         len: u64,
+        /// The hash of the old bytes (absent in records made before it was kept). A power cut
+        /// may leave the record on disk and its blob empty, cut short or zeroed, since neither
+        /// is fsynced; undo checks the blob against this before restoring from it (UNDO-1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hash: Option<HashRecord>,
     },
     /// The old content was larger than the journal may hold (UNDO-6); undo is refused.
     Omitted {
@@ -196,6 +201,7 @@ impl<'a> Journal<'a> {
                     BeforeRecord::Kept {
                         mode,
                         len: bytes.len() as u64,
+                        hash: Some(ContentHash::of(bytes).into()),
                     }
                 }
             };
@@ -258,9 +264,28 @@ impl<'a> Journal<'a> {
         Ok(units)
     }
 
-    /// The old bytes of file `index` of a unit.
+    /// The old bytes of file `index` of a unit, checked against the length and hash its record
+    /// kept: a blob that a crash or a power cut left short, empty or zeroed is an
+    /// `InvalidData` error, never content to restore (UNDO-1).
     pub fn blob(&self, unit: &Stored, index: usize) -> io::Result<Vec<u8>> {
-        self.read_file(&self.config.dir.join(format!("{}.{index}.before", unit.id)))
+        let bytes = self.read_file(&self.config.dir.join(format!("{}.{index}.before", unit.id)))?;
+        let intact = match unit.record.files.get(index).map(|f| &f.before) {
+            Some(BeforeRecord::Kept { len, hash, .. }) => {
+                *len == bytes.len() as u64
+                    && hash
+                        .as_ref()
+                        .is_none_or(|h| h.matches(&ContentHash::of(&bytes)))
+            }
+            _ => false,
+        };
+        if !intact {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the journal's copy of the old content is damaged (cut short by a crash or a \
+                 power loss while it was written)",
+            ));
+        }
+        Ok(bytes)
     }
 
     /// Removes a unit (after it was undone, or when pruned): the record first, so that a

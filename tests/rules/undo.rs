@@ -120,6 +120,36 @@ fn undo_1_a_journal_that_cannot_be_written_does_not_fail_the_write() {
     t.refused("f.txt", Code::Stale, "Undo", json!({"file_path": "f.txt"}));
 }
 
+/// A power cut may leave a unit's record on disk and its copy of the old bytes empty, cut short
+/// or zeroed (the journal is not fsynced): undo refuses such a unit with `io` and restores
+/// nothing from it; with the copy whole again it goes ahead (UNDO-1: never a wrong restore).
+#[test]
+fn undo_1_a_damaged_copy_of_the_old_bytes_is_refused_never_restored() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = std::fs::canonicalize(dir.path()).unwrap().join("journal");
+    let t = sb_in(dir, |c| c.with_undo(&journal));
+    t.put("f.txt", b"alpha\nbeta\n");
+    t.read("f.txt");
+    t.edit("f.txt", "beta", "BETA").unwrap();
+    let blob = std::fs::read_dir(&journal)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "before"))
+        .expect("the unit's copy of the old bytes");
+    let whole = std::fs::read(&blob).unwrap();
+    assert_eq!(whole, b"alpha\nbeta\n");
+    for damaged in [Vec::new(), whole[..5].to_vec(), vec![0; whole.len()]] {
+        std::fs::write(&blob, &damaged).unwrap();
+        let e = t.refused("f.txt", Code::Io, "Undo", json!({"file_path": "f.txt"}));
+        assert!(e.message.contains("damaged"), "{}", e.message);
+        assert_eq!(t.get("f.txt"), b"alpha\nBETA\n");
+    }
+    std::fs::write(&blob, &whole).unwrap();
+    undo(&t, "f.txt").unwrap();
+    assert_eq!(t.get("f.txt"), b"alpha\nbeta\n");
+    t.assert_no_residue();
+}
+
 #[test]
 fn undo_2_a_file_changed_since_is_refused_until_it_holds_what_the_unit_left() {
     let t = sb_undo();

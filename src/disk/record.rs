@@ -1,0 +1,316 @@
+//! Recording through the [`Fs`] seam: [`RecordFs`] forwards every call to another `Fs` and
+//! keeps the ones that change the file system, in order, as [`Call`]s.
+//!
+//! A kill keeps the page cache; a power cut does not. What a power cut may leave depends on
+//! which of those calls had reached the disk, so the power-loss tests replay a tool's trace
+//! through a persistence model and check every state it permits (RELIABILITY.md, "Power
+//! loss"). The trace must therefore say exactly what each call did: which file a write went
+//! to, at what offset, which directory an entry was made in, which fsync made what durable.
+//! Calls that only look (lstat, reads, listings, locks) change nothing on disk and are not
+//! kept. Only successful calls are kept: a call that failed did nothing to persist.
+//!
+//! Written bytes are copied into the trace, so this is for the small files of tests.
+
+use super::fs::{FileHandle, Fs, Meta};
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// One successful call that changed the file system. Files made through the seam are named by
+/// a number, in the order they were made, because an unnamed file has no path until it is
+/// linked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Call {
+    /// A directory made at this path (one per level `create_dir_all` had to make, outermost
+    /// first).
+    Mkdir(PathBuf),
+    /// A new file without a name in directory `dir` (`O_TMPFILE`).
+    CreateUnnamed {
+        /// The file's number.
+        file: u64,
+        /// The directory it was made in.
+        dir: PathBuf,
+    },
+    /// A new empty file made at `path` (exclusive create).
+    Create {
+        /// The file's number.
+        file: u64,
+        /// Its name.
+        path: PathBuf,
+    },
+    /// Bytes written to a file made through the seam, at `offset`.
+    Write {
+        /// The file's number.
+        file: u64,
+        /// Where the bytes went.
+        offset: u64,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// `fchmod` of a file made through the seam.
+    SetMode {
+        /// The file's number.
+        file: u64,
+        /// The permission bits.
+        mode: u32,
+    },
+    /// `fsync` of a file made through the seam: its data and mode are durable from here on.
+    Sync {
+        /// The file's number.
+        file: u64,
+    },
+    /// A file made through the seam given the name `path` (`linkat`).
+    Link {
+        /// The file's number.
+        file: u64,
+        /// The new name.
+        path: PathBuf,
+    },
+    /// `rename` (`replace`: over an existing target; otherwise only to a free name).
+    Rename {
+        /// The old name.
+        from: PathBuf,
+        /// The new name.
+        to: PathBuf,
+        /// Whether an existing `to` was allowed to be replaced.
+        replace: bool,
+    },
+    /// `unlink`.
+    Unlink(PathBuf),
+    /// `rmdir`.
+    Rmdir(PathBuf),
+    /// `fsync` of a directory: the entries made, renamed and removed in it are durable.
+    SyncDir(PathBuf),
+}
+
+/// An [`Fs`] that forwards to another one and records every call that changed something.
+#[derive(Clone)]
+pub struct RecordFs {
+    inner: Arc<dyn Fs>,
+    calls: Arc<Mutex<Vec<Call>>>,
+    next_file: Arc<AtomicU64>,
+}
+
+impl RecordFs {
+    /// Wraps `inner` with an empty trace.
+    pub fn new(inner: Arc<dyn Fs>) -> RecordFs {
+        RecordFs {
+            inner,
+            calls: Arc::default(),
+            next_file: Arc::new(AtomicU64::new(1)),
+        }
+    }
+
+    /// The calls recorded so far, in order.
+    pub fn calls(&self) -> Vec<Call> {
+        self.calls.lock().map(|c| c.clone()).unwrap_or_default()
+    }
+
+    fn push(&self, call: Call) {
+        if let Ok(mut c) = self.calls.lock() {
+            c.push(call);
+        }
+    }
+
+    fn made(&self, inner: Box<dyn FileHandle>) -> (u64, Box<dyn FileHandle>) {
+        let file = self.next_file.fetch_add(1, Ordering::Relaxed);
+        let handle = RecordFile {
+            inner,
+            fs: self.clone(),
+            file,
+            offset: 0,
+        };
+        (file, Box::new(handle))
+    }
+}
+
+/// A file made through the seam: its writes, mode, fsync and link are recorded.
+struct RecordFile {
+    inner: Box<dyn FileHandle>,
+    fs: RecordFs,
+    file: u64,
+    offset: u64,
+}
+
+impl FileHandle for RecordFile {
+    fn meta(&self) -> io::Result<Meta> {
+        self.inner.meta()
+    }
+    fn read_all(&mut self, cap: u64) -> io::Result<Vec<u8>> {
+        self.inner.read_all(cap)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf)?;
+        self.fs.push(Call::Write {
+            file: self.file,
+            offset: self.offset,
+            bytes: buf.to_vec(),
+        });
+        self.offset += buf.len() as u64;
+        Ok(())
+    }
+    fn sync(&mut self) -> io::Result<()> {
+        self.inner.sync()?;
+        self.fs.push(Call::Sync { file: self.file });
+        Ok(())
+    }
+    fn set_mode(&mut self, mode: u32) -> io::Result<()> {
+        self.inner.set_mode(mode)?;
+        self.fs.push(Call::SetMode {
+            file: self.file,
+            mode,
+        });
+        Ok(())
+    }
+    fn set_owner(&mut self, uid: u32, gid: u32) -> io::Result<()> {
+        self.inner.set_owner(uid, gid)
+    }
+    fn lock(&self) -> io::Result<()> {
+        self.inner.lock()
+    }
+    fn try_lock(&self) -> io::Result<bool> {
+        self.inner.try_lock()
+    }
+    fn link_at(&self, path: &Path) -> io::Result<()> {
+        self.inner.link_at(path)?;
+        self.fs.push(Call::Link {
+            file: self.file,
+            path: path.to_path_buf(),
+        });
+        Ok(())
+    }
+}
+
+impl Fs for RecordFs {
+    fn symlink_metadata(&self, path: &Path) -> io::Result<Meta> {
+        self.inner.symlink_metadata(path)
+    }
+    fn read_link(&self, path: &Path) -> io::Result<PathBuf> {
+        self.inner.read_link(path)
+    }
+    fn read_dir(&self, path: &Path) -> io::Result<Vec<OsString>> {
+        self.inner.read_dir(path)
+    }
+    fn open_read(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
+        // A file opened for reading is never written through its handle (only locked), so it
+        // needs no number.
+        self.inner.open_read(path)
+    }
+    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>> {
+        let (file, handle) = self.made(self.inner.create_unnamed(dir)?);
+        self.push(Call::CreateUnnamed {
+            file,
+            dir: dir.to_path_buf(),
+        });
+        Ok(handle)
+    }
+    fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
+        let (file, handle) = self.made(self.inner.create_exclusive(path)?);
+        self.push(Call::Create {
+            file,
+            path: path.to_path_buf(),
+        });
+        Ok(handle)
+    }
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.inner.rename(from, to)?;
+        self.push(Call::Rename {
+            from: from.to_path_buf(),
+            to: to.to_path_buf(),
+            replace: true,
+        });
+        Ok(())
+    }
+    fn rename_noreplace(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.inner.rename_noreplace(from, to)?;
+        self.push(Call::Rename {
+            from: from.to_path_buf(),
+            to: to.to_path_buf(),
+            replace: false,
+        });
+        Ok(())
+    }
+    fn remove_file(&self, path: &Path) -> io::Result<()> {
+        self.inner.remove_file(path)?;
+        self.push(Call::Unlink(path.to_path_buf()));
+        Ok(())
+    }
+    /// Records one [`Call::Mkdir`] per level that was missing before the call (outermost
+    /// first), which is what `mkdir -p` made.
+    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
+        let mut missing = Vec::new();
+        let mut at = Some(path);
+        while let Some(d) = at.filter(|d| !d.as_os_str().is_empty()) {
+            if self.inner.symlink_metadata(d).is_ok() {
+                break;
+            }
+            missing.push(d.to_path_buf());
+            at = d.parent();
+        }
+        self.inner.create_dir_all(path)?;
+        for d in missing.into_iter().rev() {
+            self.push(Call::Mkdir(d));
+        }
+        Ok(())
+    }
+    fn remove_dir(&self, path: &Path) -> io::Result<()> {
+        self.inner.remove_dir(path)?;
+        self.push(Call::Rmdir(path.to_path_buf()));
+        Ok(())
+    }
+    fn sync_dir(&self, path: &Path) -> io::Result<()> {
+        self.inner.sync_dir(path)?;
+        self.push(Call::SyncDir(path.to_path_buf()));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::{atomic_write, RealFs, WriteRequest};
+    use crate::text::Chunk;
+
+    /// DISK-1, DISK-6: the trace of creating a file in a new directory names every call that
+    /// changes the disk, in order, and the fsyncs that make it durable.
+    #[test]
+    fn a_creation_is_recorded_call_by_call() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("a/new.txt");
+        let fs = RecordFs::new(Arc::new(RealFs));
+        let chunks = [Chunk::New(b"hello\n".to_vec())];
+        atomic_write(
+            &fs,
+            &WriteRequest {
+                target: &target,
+                chunks: &chunks,
+                existing: None,
+                fsync: true,
+                mode: Some(0o640),
+            },
+        )
+        .unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"hello\n");
+        let calls = fs.calls();
+        assert_eq!(calls.first(), Some(&Call::Mkdir(tmp.path().join("a"))));
+        let file = match calls.get(1) {
+            Some(Call::CreateUnnamed { file, .. } | Call::Create { file, .. }) => *file,
+            other => panic!("expected the temp file, got {other:?}"),
+        };
+        assert!(calls.contains(&Call::Write {
+            file,
+            offset: 0,
+            bytes: b"hello\n".to_vec()
+        }));
+        assert!(calls.contains(&Call::SetMode { file, mode: 0o640 }));
+        assert!(calls.contains(&Call::Sync { file }));
+        assert!(calls.contains(&Call::SyncDir(tmp.path().join("a"))));
+        assert!(
+            calls.contains(&Call::SyncDir(tmp.path().to_path_buf())),
+            "the directory holding the new directory is synced too, or a power cut could lose \
+             both (DISK-6)"
+        );
+    }
+}
