@@ -1,9 +1,10 @@
 //! `atomic_write`: edits through the file-system seam with a fault at any call (DISK-1, DISK-5,
 //! SESSION-3).
 
+use crate::depth::Ending;
+use crate::ensure;
 use crate::framing::{self, Writer};
 use crate::sandbox::Sandbox;
-use crate::{ensure, Check};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use editref::disk::{Fault, FaultFs, Fs, Op, RealFs};
 use editref::{Config, Session, ToolError};
@@ -252,12 +253,33 @@ fn describe(r: &std::result::Result<Value, ToolError>) -> String {
     }
 }
 
+/// Where an `atomic_write` input ended. The real check is a run whose clean call succeeds:
+/// only then can a fault leave a mix of old and new bytes, so only then does "old or new"
+/// say more than "unchanged".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomicEnd {
+    /// The clean call was refused with this code; the faulty run can only leave the old bytes.
+    CleanRefused(editref::error::Code),
+    /// The clean call succeeded, and the faulty run was checked against old and new bytes.
+    CleanSucceeded,
+}
+
+impl AtomicEnd {
+    /// The ending as the depth table counts it.
+    pub fn ending(self) -> Ending {
+        match self {
+            AtomicEnd::CleanRefused(c) => Ending::shallow(format!("refused:{}", c.as_str())),
+            AtomicEnd::CleanSucceeded => Ending::deep("clean_call_succeeded"),
+        }
+    }
+}
+
 /// Runs the call once cleanly (recording every file-system call), then again from the same
 /// starting state with the fault injected at call number `position` (modulo the count), and
 /// checks: the target holds exactly the old or the new bytes (and mode); success means new,
 /// failure means old; a symlink stays a symlink; no temp file survives unless the fault was a
 /// simulated crash; and when the file was left old, a clean retry succeeds despite any residue.
-pub fn atomic_write(case: &AtomicCase) -> Check {
+pub fn atomic_write(case: &AtomicCase) -> Result<AtomicEnd, String> {
     let sandbox = Sandbox::new()?;
     let dir = sandbox.path();
     setup(dir, case)?;
@@ -278,8 +300,12 @@ pub fn atomic_write(case: &AtomicCase) -> Check {
             describe(&clean_result)
         );
     }
+    let end = match &clean_result {
+        Ok(_) => AtomicEnd::CleanSucceeded,
+        Err(e) => AtomicEnd::CleanRefused(e.code),
+    };
     if ops.is_empty() {
-        return Ok(());
+        return Ok(end);
     }
 
     sandbox.reset()?;
@@ -338,5 +364,5 @@ pub fn atomic_write(case: &AtomicCase) -> Check {
             "{at}: the retry left temp files or read back old ones"
         );
     }
-    Ok(())
+    Ok(end)
 }

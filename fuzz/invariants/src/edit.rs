@@ -1,11 +1,13 @@
 //! `edit_vs_model`: the engine against the naive model (EDIT-2, MATCH-1..5, MULTI-1..4,
 //! TEXT-5/6), untouched bytes, and the inverse edit.
 
+use crate::depth::Ending;
 use crate::framing::{self, Writer};
 use crate::model::{self, ModelEdit, ModelReport, Outcome};
 use crate::{ensure, Check};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use editref::engine::{self, EditRequest};
+use editref::error::Code;
 use editref::text::{self, concat, Chunk, Document, Replacement, TextEncoding};
 
 /// How the file bytes of an [`EditCase`] are made from its `file` field.
@@ -185,15 +187,44 @@ fn stand_ins(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Where an `edit_vs_model` input ended. Only [`EditEnd::SameBytes`] is the real check: the
+/// engine's bytes equal to the model's, byte for byte; the others compare less.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditEnd {
+    /// The file is not text (refused by TEXT-1/7); nothing was edited.
+    RefusedFile,
+    /// A repair might apply, which the model does not decide.
+    OutOfScope,
+    /// Engine and model refused the same edit with the same code.
+    SameError(Code),
+    /// Both found a character the file's encoding cannot hold.
+    SameUnrepresentable,
+    /// The engine wrote exactly the model's bytes.
+    SameBytes,
+}
+
+impl EditEnd {
+    /// The ending as the depth table counts it.
+    pub fn ending(self) -> Ending {
+        match self {
+            EditEnd::RefusedFile => Ending::shallow("refused_file"),
+            EditEnd::OutOfScope => Ending::shallow("out_of_scope"),
+            EditEnd::SameError(c) => Ending::shallow(format!("error:{}", c.as_str())),
+            EditEnd::SameUnrepresentable => Ending::shallow("unrepresentable"),
+            EditEnd::SameBytes => Ending::deep("bytes_compared"),
+        }
+    }
+}
+
 /// Runs the case through `engine::apply` + `Document::render` and through the naive model and
 /// compares: the same bytes, or the same error code (and for `ambiguous` the same count and
 /// lines); the same per-edit reports. Then checks that every byte outside the replaced spans is
 /// an untouched original byte (TEXT-6), and that a single successful unique edit followed by
 /// its inverse restores the original.
-pub fn edit_vs_model(case: &EditCase) -> Check {
+pub fn edit_vs_model(case: &EditCase) -> Result<EditEnd, String> {
     let bytes = case.file_bytes();
     let Ok(doc) = Document::decode(&bytes) else {
-        return Ok(()); // refused files are document_roundtrip's business
+        return Ok(EditEnd::RefusedFile); // refused files are document_roundtrip's business
     };
     let decoded =
         text::decode(&bytes).map_err(|e| format!("decode disagrees with Document: {e:?}"))?;
@@ -201,7 +232,7 @@ pub fn edit_vs_model(case: &EditCase) -> Check {
     let model_edits = case.model_edits();
     let expected = model::run(&decoded.text, doc.encoding(), &model_edits);
     if expected == Outcome::OutOfScope {
-        return Ok(());
+        return Ok(EditEnd::OutOfScope);
     }
     let view = doc.view();
     let engine_result = engine::apply(view, &requests);
@@ -229,7 +260,7 @@ pub fn edit_vs_model(case: &EditCase) -> Check {
                     f.error.fields
                 );
             }
-            return Ok(());
+            return Ok(EditEnd::SameError(*code));
         }
         (Err(f), other) => {
             return Err(format!(
@@ -252,7 +283,7 @@ pub fn edit_vs_model(case: &EditCase) -> Check {
     let (out, reports) = match (rendered, expected) {
         (Err(c), Outcome::Unrepresentable(m)) => {
             ensure!(c.0 == m, "render refused {:?}, model refused {m:?}", c.0);
-            return Ok(());
+            return Ok(EditEnd::SameUnrepresentable);
         }
         (Err(c), other) => return Err(format!("render refused {:?}, model says {other:?}", c.0)),
         (Ok(_), Outcome::Unrepresentable(m)) => {
@@ -292,7 +323,7 @@ pub fn edit_vs_model(case: &EditCase) -> Check {
     if requests.len() == 1 {
         check_inverse(&bytes, &doc, &applied.replacements, &reports[0], &out)?;
     }
-    Ok(())
+    Ok(EditEnd::SameBytes)
 }
 
 /// The spans are sorted, disjoint, inside the view and on char boundaries.

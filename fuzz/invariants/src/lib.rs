@@ -23,6 +23,7 @@
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
 //! keep their meaning across refactors.
 
+pub mod depth;
 pub mod framing;
 
 mod apply_patch_model;
@@ -45,12 +46,12 @@ pub use apply_patch_parse::{
     PARSE_RAW,
 };
 pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
-pub use atomic::{atomic_write, AtomicCase, AtomicTool, FaultChoice};
+pub use atomic::{atomic_write, AtomicCase, AtomicEnd, AtomicTool, FaultChoice};
 pub use document::document_roundtrip;
-pub use edit::{edit_vs_model, EditCase, EditSpec, FileForm};
+pub use edit::{edit_vs_model, EditCase, EditEnd, EditSpec, FileForm};
 pub use inputs::{inputs, InputKind};
 pub use quotes::{quotes, QuoteCase};
-pub use repair::{repair, RepairCase, RepairShape};
+pub use repair::{repair, RepairCase, RepairEnd, RepairShape};
 pub use search_replace_parse::{search_replace_parse, BlockSpec, SearchReplaceCase};
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -77,26 +78,37 @@ pub type Check = Result<(), String>;
 ///
 /// This is what the regression test calls for every file under `fuzz/regressions/<target>/`.
 pub fn run(target: &str, data: &[u8]) -> Option<Check> {
+    reach(target, data).map(|r| r.map(|_| ()))
+}
+
+/// Like [`run`], but says where the input ended ([`depth::Ending`]), so that a corpus can be
+/// measured: targets with an outcome enum report its place; the others, whose every decoded
+/// input reaches their checks, report `checked`.
+pub fn reach(target: &str, data: &[u8]) -> Option<Result<depth::Ending, String>> {
+    let checked = |c: Check| c.map(|()| depth::Ending::deep("checked"));
     Some(match target {
-        "document_roundtrip" => document_roundtrip(data),
-        "edit_vs_model" => structured(data, edit_vs_model),
-        "repair" => structured(data, repair),
-        "quotes" => structured(data, quotes),
-        "atomic_write" => structured(data, atomic_write),
-        "inputs" => inputs(data),
-        "search_replace_parse" => structured(data, search_replace_parse),
-        "apply_patch_parse" => apply_patch_parse(data),
-        "apply_patch_seek" => structured(data, apply_patch_seek),
+        "document_roundtrip" => checked(document_roundtrip(data)),
+        "edit_vs_model" => structured(data, |c| edit_vs_model(c).map(EditEnd::ending)),
+        "repair" => structured(data, |c| repair(c).map(RepairEnd::ending)),
+        "quotes" => structured(data, |c| checked(quotes(c))),
+        "atomic_write" => structured(data, |c| atomic_write(c).map(AtomicEnd::ending)),
+        "inputs" => checked(inputs(data)),
+        "search_replace_parse" => structured(data, |c| checked(search_replace_parse(c))),
+        "apply_patch_parse" => checked(apply_patch_parse(data)),
+        "apply_patch_seek" => structured(data, |c| checked(apply_patch_seek(c))),
         _ => return None,
     })
 }
 
 /// Decodes a structured input the way libfuzzer-sys does; undecodable input is skipped there,
-/// so it passes here.
-fn structured<'a, T: Arbitrary<'a>>(data: &'a [u8], check: fn(&T) -> Check) -> Check {
+/// so it passes here (ending `undecodable`).
+fn structured<'a, T: Arbitrary<'a>>(
+    data: &'a [u8],
+    check: impl Fn(&T) -> Result<depth::Ending, String>,
+) -> Result<depth::Ending, String> {
     match T::arbitrary_take_rest(Unstructured::new(data)) {
         Ok(input) => check(&input),
-        Err(_) => Ok(()),
+        Err(_) => Ok(depth::Ending::shallow("undecodable")),
     }
 }
 

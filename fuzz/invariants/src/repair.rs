@@ -1,7 +1,8 @@
 //! `repair`: input repair (REPAIR-2, REPAIR-3, REPAIR-4, REPAIR-6) against a naive oracle.
 
+use crate::depth::Ending;
+use crate::ensure;
 use crate::framing::{self, Writer};
-use crate::{ensure, Check};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use editref::matching::Haystack;
 use editref::repair::{escape_non_ascii, repair as run_repair};
@@ -224,13 +225,74 @@ fn slice(view: &str, start: u16, len: u16) -> &str {
     &view[s..e]
 }
 
+/// Where a `repair` input ended: which branch of REPAIR-2/3/4/6 (and, for REPAIR-4, which of
+/// MATCH-1/2 found the literal text) decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepairEnd {
+    /// `old_string` is empty: nothing to repair.
+    EmptyOld,
+    /// REPAIR-4 with MATCH-1: the literal text occurs, no repair fired.
+    OccursExactly,
+    /// REPAIR-4 with MATCH-2: the literal text occurs only quote-folded, no repair fired.
+    OccursFolded,
+    /// REPAIR-2: desanitization fired, with exactly the entries the spec gives.
+    Desanitized,
+    /// REPAIR-3: line-number prefixes stripped.
+    PrefixStripped,
+    /// REPAIR-2 then REPAIR-3.
+    DesanitizedAndStripped,
+    /// REPAIR-6: `\uXXXX` in `old_string` decoded.
+    EscapesDecoded,
+    /// REPAIR-6: non-ASCII in `old_string` found as escapes in the file.
+    EscapedFileMatched,
+    /// No repair applies and the text does not occur (the engine will say `not_found`).
+    NotRepaired,
+}
+
+/// The places of [`RepairEnd`] that every corpus must reach (the depth goal of `repair`).
+pub const BRANCHES: [&str; 8] = [
+    "occurs_exactly",
+    "occurs_folded",
+    "desanitized",
+    "prefix_stripped",
+    "desanitized_and_stripped",
+    "escapes_decoded",
+    "escaped_file_matched",
+    "not_repaired",
+];
+
+impl RepairEnd {
+    /// The ending as the depth table counts it: a repair decided by the spec is the real check.
+    pub fn ending(self) -> Ending {
+        let place = match self {
+            RepairEnd::EmptyOld => "empty_old",
+            RepairEnd::OccursExactly => "occurs_exactly",
+            RepairEnd::OccursFolded => "occurs_folded",
+            RepairEnd::Desanitized => "desanitized",
+            RepairEnd::PrefixStripped => "prefix_stripped",
+            RepairEnd::DesanitizedAndStripped => "desanitized_and_stripped",
+            RepairEnd::EscapesDecoded => "escapes_decoded",
+            RepairEnd::EscapedFileMatched => "escaped_file_matched",
+            RepairEnd::NotRepaired => "not_repaired",
+        };
+        match self {
+            RepairEnd::Desanitized
+            | RepairEnd::PrefixStripped
+            | RepairEnd::DesanitizedAndStripped
+            | RepairEnd::EscapesDecoded
+            | RepairEnd::EscapedFileMatched => Ending::deep(place),
+            _ => Ending::shallow(place),
+        }
+    }
+}
+
 /// Builds the case's strings and checks the repair of `old`/`new` against the file:
 /// no repair fires when `old` occurs (REPAIR-4); without a repair both strings come back as
 /// given; a repaired `old` really occurs; repairs are listed once each, in pipeline order;
 /// desanitization fires exactly when the spec says and applies the same entries to `new`
 /// (REPAIR-2); line-prefix stripping fires when the spec says and yields the stripped text
 /// (REPAIR-3).
-pub fn repair(case: &RepairCase) -> Check {
+pub fn repair(case: &RepairCase) -> Result<RepairEnd, String> {
     let p = case.param;
     let mut view = case.file.replace("\r\n", "\n");
     let piece = slice(&view, case.start, case.len).to_string();
@@ -270,7 +332,13 @@ pub fn repair(case: &RepairCase) -> Check {
             r.repairs.is_empty() && r.old == old && r.new == new,
             "REPAIR-4: a repair fired although old_string occurs: {r:?}"
         );
-        return Ok(());
+        return Ok(if old.is_empty() {
+            RepairEnd::EmptyOld
+        } else if view.contains(old.as_str()) {
+            RepairEnd::OccursExactly
+        } else {
+            RepairEnd::OccursFolded
+        });
     }
     if r.repairs.is_empty() {
         ensure!(
@@ -306,7 +374,7 @@ pub fn repair(case: &RepairCase) -> Check {
             "REPAIR-2: expected desanitize to {desanitized:?} / {:?}, got {r:?}",
             apply_entries(&new, &entries)
         );
-        return Ok(());
+        return Ok(RepairEnd::Desanitized);
     }
     ensure!(
         r.repairs.first().copied() != Some("desanitize") || !entries.is_empty(),
@@ -325,7 +393,20 @@ pub fn repair(case: &RepairCase) -> Check {
                 r.repairs == want && r.old == stripped,
                 "REPAIR-3: expected {want:?} and old {stripped:?}, got {r:?}"
             );
+            return Ok(if entries.is_empty() {
+                RepairEnd::PrefixStripped
+            } else {
+                RepairEnd::DesanitizedAndStripped
+            });
         }
     }
-    Ok(())
+    Ok(if r.repairs.iter().any(|n| *n == "unicode_escape") {
+        if old.contains("\\u") {
+            RepairEnd::EscapesDecoded
+        } else {
+            RepairEnd::EscapedFileMatched
+        }
+    } else {
+        RepairEnd::NotRepaired
+    })
 }
