@@ -33,8 +33,10 @@ mod apply_patch_seek;
 mod atomic;
 mod document;
 mod edit;
+pub mod hard_parts;
 mod inputs;
 mod model;
+mod model_codec;
 mod quotes;
 mod repair;
 mod sandbox;
@@ -48,7 +50,8 @@ pub use apply_patch_parse::{
 pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
 pub use atomic::{atomic_write, AtomicCase, AtomicEnd, AtomicTool, FaultChoice};
 pub use document::document_roundtrip;
-pub use edit::{edit_vs_model, EditCase, EditEnd, EditSpec, FileForm};
+pub use edit::{edit_vs_model, EditCase, EditEnd, EditSpec, OldString};
+pub use hard_parts::{FileForm, Perturb};
 pub use inputs::{inputs, InputKind};
 pub use quotes::{quotes, QuoteCase};
 pub use repair::{repair, RepairCase, RepairEnd, RepairShape};
@@ -138,24 +141,43 @@ mod tests {
 
     #[test]
     fn seeds_decode_to_the_cases_they_were_written_from() {
-        let edit = EditCase {
-            form: FileForm::Utf16Be,
-            stand_ins: true,
-            file: b"a\r\nb\xFF".to_vec(),
-            edits: vec![
-                EditSpec {
-                    replace_all: true,
-                    old: "a".into(),
-                    new: "\u{201C}x\u{201D}".into(),
-                },
-                EditSpec {
-                    replace_all: false,
-                    old: String::new(),
-                    new: "y".into(),
-                },
-            ],
+        let drawn = |how| EditSpec {
+            replace_all: false,
+            old: OldString::Drawn {
+                start: 300,
+                len: 7,
+                how,
+            },
+            new: "y".into(),
         };
-        round_trip(&edit, edit.to_bytes());
+        for n in 1..=16 {
+            let mut edits = vec![EditSpec {
+                replace_all: true,
+                old: OldString::Given {
+                    text: "a".into(),
+                    expanded: n % 2 == 0,
+                },
+                new: "\u{201C}x\u{201D}".into(),
+            }];
+            for k in 1..n {
+                edits.push(drawn(
+                    [
+                        Perturb::Unique,
+                        Perturb::AsCut,
+                        Perturb::Curled,
+                        Perturb::Straightened,
+                        Perturb::EndingsFlipped,
+                        Perturb::Planted,
+                    ][k % 6],
+                ));
+            }
+            let edit = EditCase {
+                form: FileForm::Utf16Be,
+                body: b"a\r\nb\xFF".to_vec(),
+                edits,
+            };
+            round_trip(&edit, edit.to_bytes());
+        }
         let repair = RepairCase {
             shape: RepairShape::SanitizedPrefixed,
             param: 0x1d,

@@ -1,14 +1,14 @@
 //! A naive reference model of Edit and MultiEdit on decoded text, written from the spec as
 //! plainly as possible: a vector of characters with a tag per character saying where it came
-//! from, `str::match_indices` for searching, and whole-text re-encoding at the end. It shares no
-//! code with the engine beyond the encoder of the file's encoding.
+//! from, `str::match_indices` for searching, and whole-text re-encoding at the end. It shares no code
+//! with the library: decoding and encoding are the model's own ([`crate::model_codec`]).
 //!
 //! Out of scope: input repair (REPAIR-*). An edit whose `old_string` does not occur and holds
 //! anything a repair could act on makes the whole case [`Outcome::OutOfScope`]; the `repair`
 //! target covers repairs on their own.
 
+use crate::model_codec::{self, ModelEncoding};
 use editref::error::Code;
-use editref::text::TextEncoding;
 
 /// Where a character of the current text came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +63,7 @@ pub enum Outcome {
     OutOfScope,
 }
 
+// Deliberately duplicates the short forms of SPEC.md's REPAIR-1 table (not the library's).
 const DESANITIZE_SHORT: [&str; 18] = [
     "<fnr>",
     "<n>",
@@ -93,6 +94,7 @@ fn repair_could_fire(old: &str, text: &str) -> bool {
         || (!old.is_ascii() && text.contains("\\u"))
 }
 
+/// MATCH-2's folding; deliberately duplicates the spec's four-quote table.
 pub(crate) fn fold_char(c: char) -> char {
     match c {
         '\u{2018}' | '\u{2019}' => '\'',
@@ -160,7 +162,7 @@ fn hits(hay: &[char], needle: &str, folded: bool) -> Vec<(usize, usize)> {
 }
 
 /// Runs `edits` on the decoded, stored text of a file and encodes the result.
-pub fn run(stored: &str, encoding: TextEncoding, edits: &[ModelEdit]) -> Outcome {
+pub fn run(stored: &str, encoding: ModelEncoding, edits: &[ModelEdit]) -> Outcome {
     // The LF view, one tag per character.
     let mut chars: Vec<char> = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
@@ -280,9 +282,8 @@ pub fn run(stored: &str, encoding: TextEncoding, edits: &[ModelEdit]) -> Outcome
             (c, _) => out_text.push(*c),
         }
     }
-    let mut bytes = encoding.bom().to_vec();
-    match encoding.encode_into(&out_text, &mut bytes) {
-        Ok(()) => Outcome::Bytes(bytes, reports),
+    match model_codec::encode(&out_text, encoding) {
+        Ok(bytes) => Outcome::Bytes(bytes, reports),
         Err(c) => Outcome::Unrepresentable(c),
     }
 }
@@ -306,7 +307,7 @@ mod tests {
         }
     }
 
-    const UTF8: TextEncoding = TextEncoding::Utf8 { bom: false };
+    const UTF8: ModelEncoding = ModelEncoding::Utf8 { bom: false };
 
     #[test]
     fn the_model_keeps_endings_and_follows_the_spec_examples() {

@@ -92,7 +92,7 @@ impl RepairCase {
     }
 }
 
-/// The desanitization table of REPAIR-1, written out from the spec.
+/// The desanitization table of REPAIR-1; deliberately duplicates SPEC.md's table (not the code's).
 const TABLE: [(&str, &str); 18] = [
     ("<fnr>", "<function_results>"),
     ("<n>", "<name>"),
@@ -140,6 +140,7 @@ fn sanitize(s: &str) -> String {
         .fold(s.to_string(), |acc, (short, long)| acc.replace(long, short))
 }
 
+/// MATCH-2's folding; deliberately duplicates the spec's four-quote table.
 fn fold(s: &str) -> String {
     s.chars()
         .map(|c| match c {

@@ -13,7 +13,7 @@ use base64::Engine as _;
 use editref::disk::Fault;
 use editref_fuzzing::{
     AtomicCase, AtomicTool, BlockSpec, EditCase, EditSpec, FaultChoice, FileForm, InputKind,
-    QuoteCase, RepairCase, RepairShape, SearchReplaceCase, PARSE_RAW, TARGETS,
+    OldString, QuoteCase, RepairCase, RepairShape, SearchReplaceCase, PARSE_RAW, TARGETS,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -173,10 +173,18 @@ fn str_field(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
+/// One edit of a corpus call: its strings as sent.
+#[derive(Clone)]
+pub(crate) struct CallEdit {
+    pub(crate) old: String,
+    pub(crate) new: String,
+    pub(crate) replace_all: bool,
+}
+
 /// The edits of an Edit or MultiEdit call whose strings are strings.
-fn edits_of(call: &Call) -> Option<Vec<EditSpec>> {
+fn edits_of(call: &Call) -> Option<Vec<CallEdit>> {
     let one = |v: &Value| {
-        Some(EditSpec {
+        Some(CallEdit {
             old: str_field(v, "old_string")?,
             new: str_field(v, "new_string")?,
             replace_all: matches!(v.get("replace_all"), Some(Value::Bool(true)))
@@ -349,11 +357,21 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
             continue;
         };
         let file = file.unwrap_or_default();
+        // The corpus's strings verbatim, on the file's bytes as they are.
         let e = EditCase {
-            form: FileForm::AsIs,
-            stand_ins: false,
-            file: file.clone(),
-            edits: edits.clone(),
+            form: FileForm::Raw,
+            body: file.clone(),
+            edits: edits
+                .iter()
+                .map(|c| EditSpec {
+                    replace_all: c.replace_all,
+                    old: OldString::Given {
+                        text: c.old.clone(),
+                        expanded: false,
+                    },
+                    new: c.new.clone(),
+                })
+                .collect(),
         };
         seeds.add_checked("edit_vs_model", name.clone(), &e, e.to_bytes());
 
@@ -443,7 +461,7 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
 /// A `search_replace_parse` input from one edit: the edit written as an Aider block (as the raw
 /// reply and as a block to render), and its strings searched flexibly in the file, planted into
 /// it with an indentation that depends on `k`.
-fn search_replace_seed(path: &str, text: &str, edit: &EditSpec, k: usize) -> SearchReplaceCase {
+fn search_replace_seed(path: &str, text: &str, edit: &CallEdit, k: usize) -> SearchReplaceCase {
     let line = |s: &str| {
         if s.is_empty() || s.ends_with('\n') {
             s.to_string()
