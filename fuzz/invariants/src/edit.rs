@@ -84,7 +84,7 @@ impl<'a> Arbitrary<'a> for EditSpec {
 }
 
 impl EditSpec {
-    fn write(&self, w: &mut Writer) -> Option<()> {
+    pub(crate) fn write(&self, w: &mut Writer) -> Option<()> {
         let kind = match &self.old {
             OldString::Drawn { how, .. } => DRAWN.iter().position(|h| h == how)? as u8,
             OldString::Given { expanded: true, .. } => 14,
@@ -225,7 +225,7 @@ fn model_encoding(e: TextEncoding) -> ModelEncoding {
 /// agree (TEXT-1/7): the same encoding, or both refusing. A refusal is compared by code only
 /// where the spec decides it (a BOM, or valid UTF-8); without either, whether a legacy guess is
 /// found is the library's heuristic.
-fn decode_both<'b>(
+pub(crate) fn decode_both<'b>(
     bytes: &'b [u8],
 ) -> Result<Option<(Document<'b>, String, ModelEncoding)>, String> {
     let lib = Document::decode(bytes);

@@ -201,9 +201,9 @@ mod tests {
                 fault: FaultChoice(fault),
                 position: 513,
                 flags: 7,
-                file: vec![0, 1, 2],
-                old: "o".into(),
-                new: "n".into(),
+                form: FileForm::Windows1252,
+                body: vec![0, 1, 2],
+                edit: drawn(Perturb::Curled),
             };
             round_trip(&atomic, atomic.to_bytes());
         }

@@ -163,6 +163,38 @@ fn hits(hay: &[char], needle: &str, folded: bool) -> Vec<(usize, usize)> {
 
 /// Runs `edits` on the decoded, stored text of a file and encodes the result.
 pub fn run(stored: &str, encoding: ModelEncoding, edits: &[ModelEdit]) -> Outcome {
+    run_with(stored, encoding, edits, None)
+}
+
+/// [`run`] as the Edit and MultiEdit tools apply it, with D17: when an empty first
+/// `old_string` supplies the whole content of a blank file that has no line break of its own,
+/// inserted LFs take the dominant ending of `new_string` as sent (CRLF only if it has strictly
+/// more CRLF than bare LF, as TEXT-4 counts).
+pub fn run_tool(stored: &str, encoding: ModelEncoding, edits: &[ModelEdit]) -> Outcome {
+    let d17 = edits.first().is_some_and(|e| e.old.is_empty())
+        && stored.chars().all(char::is_whitespace)
+        && !stored.contains('\n');
+    let own = d17.then(|| dominant_of(&edits[0].new));
+    run_with(stored, encoding, edits, own)
+}
+
+/// TEXT-4's dominant ending of a text.
+pub fn dominant_of(s: &str) -> &'static str {
+    let crlf = s.matches("\r\n").count();
+    let lf = s.matches('\n').count() - crlf;
+    if crlf > lf {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
+fn run_with(
+    stored: &str,
+    encoding: ModelEncoding,
+    edits: &[ModelEdit],
+    dominant_override: Option<&'static str>,
+) -> Outcome {
     // The LF view, one tag per character.
     let mut chars: Vec<char> = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
@@ -183,7 +215,11 @@ pub fn run(stored: &str, encoding: ModelEncoding, edits: &[ModelEdit]) -> Outcom
         .zip(&tags)
         .filter(|(&c, &t)| c == '\n' && t == Tag::Original)
         .count();
-    let dominant = if crlf > lf { "\r\n" } else { "\n" };
+    let dominant = match dominant_override {
+        Some(d) => d,
+        None if crlf > lf => "\r\n",
+        None => "\n",
+    };
 
     let mut reports = Vec::new();
     let mut earlier_new: Vec<String> = Vec::new();

@@ -181,6 +181,18 @@ pub(crate) struct CallEdit {
     pub(crate) replace_all: bool,
 }
 
+/// An edit whose strings are sent exactly as the corpus has them.
+fn verbatim(old: &str, new: &str, replace_all: bool) -> EditSpec {
+    EditSpec {
+        replace_all,
+        old: OldString::Given {
+            text: old.to_string(),
+            expanded: false,
+        },
+        new: new.to_string(),
+    }
+}
+
 /// The edits of an Edit or MultiEdit call whose strings are strings.
 fn edits_of(call: &Call) -> Option<Vec<CallEdit>> {
     let one = |v: &Value| {
@@ -345,9 +357,9 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                     fault: FaultChoice(Fault::Errno(libc_enospc())),
                     position: 7,
                     flags: 0,
-                    file: file.clone().unwrap_or_default(),
-                    old: String::new(),
-                    new: content,
+                    form: FileForm::Raw,
+                    body: file.clone().unwrap_or_default(),
+                    edit: verbatim("", &content, false),
                 };
                 seeds.add_checked("atomic_write", name.clone(), &a, a.to_bytes());
             }
@@ -363,14 +375,7 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
             body: file.clone(),
             edits: edits
                 .iter()
-                .map(|c| EditSpec {
-                    replace_all: c.replace_all,
-                    old: OldString::Given {
-                        text: c.old.clone(),
-                        expanded: false,
-                    },
-                    new: c.new.clone(),
-                })
+                .map(|c| verbatim(&c.old, &c.new, c.replace_all))
                 .collect(),
         };
         seeds.add_checked("edit_vs_model", name.clone(), &e, e.to_bytes());
@@ -448,9 +453,9 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                     fault: FaultChoice(fault),
                     position,
                     flags: 0,
-                    file: file.clone(),
-                    old: edits[0].old.clone(),
-                    new: edits[0].new.clone(),
+                    form: FileForm::Raw,
+                    body: file.clone(),
+                    edit: verbatim(&edits[0].old, &edits[0].new, edits[0].replace_all),
                 };
                 seeds.add_checked("atomic_write", format!("{name}-{j}"), &a, a.to_bytes());
             }
