@@ -184,7 +184,7 @@ mod tests {
             start: 3,
             len: 300,
             shift: 65535,
-            file: "<name>x</name>\n".into(),
+            body: b"<name>x</name>\n".to_vec(),
             old: "<n>x</n>".into(),
             new: "1\ty".into(),
         };

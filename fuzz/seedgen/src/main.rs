@@ -382,13 +382,14 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
 
         let text = text_of(&file);
         for (k, edit) in edits.iter().enumerate().take(4) {
+            // param bit 5: the corpus's file text verbatim, without stand-ins.
             let r = RepairCase {
                 shape: RepairShape::AsGiven,
-                param: 0,
+                param: 32,
                 start: 0,
                 len: 0,
                 shift: 0,
-                file: text.clone(),
+                body: text.clone().into_bytes(),
                 old: edit.old.clone(),
                 new: edit.new.clone(),
             };
@@ -404,7 +405,7 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                 let start = text.find(edit.old.as_str()).unwrap_or(0);
                 let shaped = RepairCase {
                     shape,
-                    param: s as u8,
+                    param: 32 | s as u8,
                     start: start.min(u16::MAX as usize) as u16,
                     len: edit.old.len().clamp(1, u16::MAX as usize) as u16,
                     ..r.clone()

@@ -56,11 +56,15 @@ fn main() -> ExitCode {
             Some(n) => replay_random(t, n),
             None => depth::replay_dir(t, &dir.join(t)),
         };
+        let deep_counts: Vec<String> = deep_places
+            .iter()
+            .map(|p| format!("{p} {}", tally.places.get(p).copied().unwrap_or(0)))
+            .collect();
         println!(
             "| `{t}` | {} | {} ({}) | {:.1} % | {} |",
             tally.inputs,
             tally.deep,
-            deep_places.join(", "),
+            deep_counts.join(", "),
             tally.deep_percent(),
             tally.shallow_places(&deep_places)
         );
