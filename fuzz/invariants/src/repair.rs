@@ -56,7 +56,7 @@ impl RepairShape {
 /// Input of `repair`.
 ///
 /// Framing: shape byte, param byte (bits 0–1 prefix format, bit 2 upper-case hex, bit 3 prefix
-/// `new` too, bit 4 sanitize `new` too, bit 5 file body verbatim instead of expanded), start
+/// `new` too, bit 4 sanitize `new` too, bits 5–7 all set: file body verbatim instead of expanded), start
 /// u16, len u16 (the slice holds `1 + len % 48` characters), line-number shift u16, then the
 /// file body (stand-ins of [`crate::hard_parts::expand`] make its hard parts: tags REPAIR-1
 /// abbreviates, curly quotes, non-ASCII, `\u` escapes), old and new texts.
@@ -345,7 +345,7 @@ impl RepairEnd {
 /// (REPAIR-3).
 pub fn repair(case: &RepairCase) -> Result<RepairEnd, String> {
     let p = case.param;
-    let file = if p & 32 != 0 {
+    let file = if p & 0xE0 == 0xE0 {
         String::from_utf8_lossy(&case.body).into_owned()
     } else {
         expand(&case.body)

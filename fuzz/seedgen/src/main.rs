@@ -6,7 +6,8 @@
 //! loader would reject still seeds the parsers); its files and tool calls become inputs in the
 //! framing of each target (`editref_fuzzing::framing`). Structured seeds are decoded again
 //! before they are written, so a framing change cannot silently produce useless seeds.
-//! `<seeds dir>/<target>/` is emptied first: the seeds are always exactly what the corpus gives.
+//! `<seeds dir>/<target>/` is emptied first: the seeds are always exactly what the corpus gives,
+//! cut down to the small committed share of `select.rs`.
 
 use arbitrary::{Arbitrary, Unstructured};
 use base64::Engine as _;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod patch_seeds;
+mod select;
 use patch_seeds::apply_patch_seeds;
 
 /// One parsed case: its id, raw text, initial files and tool calls (with the file state each
@@ -382,10 +384,10 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
 
         let text = text_of(&file);
         for (k, edit) in edits.iter().enumerate().take(4) {
-            // param bit 5: the corpus's file text verbatim, without stand-ins.
+            // param bits 5-7: the corpus's file text verbatim, without stand-ins.
             let r = RepairCase {
                 shape: RepairShape::AsGiven,
-                param: 32,
+                param: 0xE0,
                 start: 0,
                 len: 0,
                 shift: 0,
@@ -405,7 +407,7 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                 let start = text.find(edit.old.as_str()).unwrap_or(0);
                 let shaped = RepairCase {
                     shape,
-                    param: 32 | s as u8,
+                    param: 0xE0 | s as u8,
                     start: start.min(u16::MAX as usize) as u16,
                     len: edit.old.len().clamp(1, u16::MAX as usize) as u16,
                     ..r.clone()
@@ -537,12 +539,9 @@ fn main() -> ExitCode {
             eprintln!("cannot create {}: {e}", dir.display());
             return ExitCode::from(1);
         }
-        let list = seeds
-            .by_target
-            .get(target)
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
-        for (name, bytes) in list {
+        let mut list = select::corpus_share(seeds.by_target.remove(target).unwrap_or_default());
+        list.extend(select::random_share(target));
+        for (name, bytes) in &list {
             if let Err(e) = std::fs::write(dir.join(name), bytes) {
                 eprintln!("cannot write seed {name}: {e}");
                 return ExitCode::from(1);
