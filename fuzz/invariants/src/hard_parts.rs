@@ -148,6 +148,7 @@ pub enum Perturb {
     /// CRLF and LF swapped (TEXT-5 normalises them).
     EndingsFlipped,
     /// A copy of it planted right after it in the file (MATCH-3: ambiguous unless `replace_all`).
+    /// Only the first edit plants (into a text form); a later one is cut as is.
     Planted,
 }
 

@@ -10,10 +10,10 @@
 //! | target | input | what must hold |
 //! |---|---|---|
 //! | [`document_roundtrip`] | raw file bytes | TEXT-1/2/7: accepted bytes re-encode to themselves; the LF view and its offset map agree with a naive CRLF → LF scan |
-//! | [`edit_vs_model`] | [`EditCase`] | EDIT-2, MATCH-1..5, MULTI-1..4, TEXT-5/6: the engine equals a naive model; untouched bytes stay; an edit and its inverse restore the file |
-//! | [`repair`] | [`RepairCase`] | REPAIR-2/3/4: no repair when the exact text occurs; a repaired string really occurs; a repair fires when the spec says it must |
+//! | [`edit_vs_model`] | [`EditCase`] | TEXT-1..7, EDIT-2, MATCH-1..5, MULTI-1..4: library and model decode alike; the engine equals a naive model; untouched bytes stay; an edit and its inverse restore the file |
+//! | [`repair`] | [`RepairCase`] | REPAIR-2/3/4/6: no repair when the text occurs (MATCH-1/2); a repaired string really occurs; a repair fires when the spec says it must |
 //! | [`quotes`] | [`QuoteCase`] | MATCH-2/4: folding keeps the length in characters and maps offsets back; restyling changes only quote characters, by the spec's rule |
-//! | [`atomic_write`] | [`AtomicCase`] | DISK-1/5, SESSION-3: with a fault at any file-system call the path holds the old or the new bytes, and no temp file survives except after a crash |
+//! | [`atomic_write`] | [`AtomicCase`] | DISK-1/5, SESSION-3: the clean call writes the model's bytes; with a fault at any file-system call the path holds the old or the new bytes, and no temp file survives except after a crash |
 //! | [`inputs`] | raw bytes | PATH-4: protocol lines, tool inputs and notebooks never panic and every refusal carries a known code |
 //! | [`search_replace_parse`] | [`SearchReplaceCase`] | BLOCK-1..8, PATH-4: any reply parses without panicking, CRLF reads like LF; rendered blocks parse back exactly; the flexible fallback stays in the view and equals a naive model |
 //! | [`apply_patch_parse`] | raw bytes (mode byte) | APPLY-1..4, PATH-4: the V4A parser never panics, accepts only well-formed patches, and gives back exactly the operations a model renderer wrote |
@@ -21,7 +21,8 @@
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
-//! keep their meaning across refactors.
+//! keep their meaning across refactors; [`hard_parts`] makes most random bytes meaningful cases,
+//! and [`depth`] measures how many reach the check that matters.
 
 pub mod depth;
 pub mod framing;

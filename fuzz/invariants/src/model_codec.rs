@@ -97,7 +97,7 @@ pub fn decode(bytes: &[u8], legacy: Option<&'static Encoding>) -> Result<ModelTe
 /// UTF-16 by hand: pairs of bytes, surrogates paired; odd length or a lone surrogate is
 /// `encoding` (D3).
 fn utf16(bytes: &[u8], big_endian: bool) -> Result<String, ModelRefusal> {
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(ModelRefusal::Encoding);
     }
     let units = bytes.chunks(2).map(|p| {
@@ -120,10 +120,8 @@ fn legacy_text(bytes: &[u8], enc: &'static Encoding) -> Result<String, ModelRefu
     if had_errors {
         return Err(ModelRefusal::Encoding);
     }
-    if enc.is_single_byte() {
-        if text.chars().any(is_c1) || has_utf8_multibyte(bytes) {
-            return Err(ModelRefusal::Encoding);
-        }
+    if enc.is_single_byte() && (text.chars().any(is_c1) || has_utf8_multibyte(bytes)) {
+        return Err(ModelRefusal::Encoding);
     }
     let (back, _, unmappable) = enc.encode(&text);
     if unmappable || back.as_ref() != bytes {

@@ -522,11 +522,11 @@ pub fn repair(case: &RepairCase) -> Result<RepairEnd, String> {
     }
     if old.is_ascii() && !old.contains("\\u") {
         ensure!(
-            !r.repairs.iter().any(|n| *n == "unicode_escape"),
+            !r.repairs.contains(&"unicode_escape"),
             "unicode_escape fired on a string it has nothing to act on: {r:?}"
         );
     }
-    Ok(if r.repairs.iter().any(|n| *n == "unicode_escape") {
+    Ok(if r.repairs.contains(&"unicode_escape") {
         if old.contains("\\u") {
             RepairEnd::EscapesDecoded
         } else {
