@@ -242,9 +242,10 @@ fn escape(s: &str, upper: bool) -> String {
     out
 }
 
-/// REPAIR-6's other direction: `\uXXXX` (either case) decoded, surrogate pairs joined; a lone
-/// surrogate stays spelled out.
-fn unescape(s: &str) -> String {
+/// REPAIR-6's other direction: `\\uXXXX` (either case) decoded, surrogate pairs joined. `None`
+/// when an escape is a lone surrogate: no character can stand for it, and the spec does not say
+/// whether the other escapes are then decoded, so the model leaves such strings undecided.
+fn unescape(s: &str) -> Option<String> {
     let unit = |at: &str| {
         let hex = at.strip_prefix("\\u")?.get(..4)?;
         if hex.chars().all(|c| c.is_ascii_hexdigit()) {
@@ -263,17 +264,16 @@ fn unescape(s: &str) -> String {
                 i += 12;
                 continue;
             }
-            if let Some(c) = char::from_u32(u32::from(u)) {
-                out.push(c);
-                i += 6;
-                continue;
-            }
+            let c = char::from_u32(u32::from(u))?;
+            out.push(c);
+            i += 6;
+            continue;
         }
         let c = s[i..].chars().next().unwrap_or('\0');
         out.push(c);
         i += c.len_utf8().max(1);
     }
-    out
+    Some(out)
 }
 
 /// Where a `repair` input ended: which branch of REPAIR-2/3/4/6 (and, for REPAIR-4, which of
@@ -484,7 +484,7 @@ pub fn repair(case: &RepairCase) -> Result<RepairEnd, String> {
     // REPAIR-6, where nothing above could have fired: escapes in old decoded, or old's
     // non-ASCII found escaped in the file (then new is escaped in the file's hex case).
     if entries.is_empty() && strip_model(&old).is_none() {
-        let plain = unescape(&old);
+        let plain = unescape(&old).unwrap_or_else(|| old.clone());
         if plain != old && occurs(&view, &plain) {
             ensure!(
                 r.repairs == ["unicode_escape"] && r.old == plain,
