@@ -87,6 +87,11 @@ pub trait Adapter {
     fn set_case_timeout(&mut self, _cap: Option<Duration>) {}
     /// Ends the implementation (`bye`).
     fn shutdown(&mut self) {}
+    /// The process group the implementation runs in now, when it is a child process (the
+    /// benchmark reads its peak memory from there); `None` in process.
+    fn process_group(&self) -> Option<u32> {
+        None
+    }
 }
 
 type Job = (String, Value);

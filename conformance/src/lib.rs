@@ -28,10 +28,12 @@
 //! `load::parse_case` or `run::run_case` does not depend on the file that holds the item.
 
 pub mod adapter;
+pub mod bench;
 pub mod case;
 pub mod check;
 pub mod class;
 pub mod cli;
+pub mod fuzz;
 pub mod load;
 pub mod manifest;
 pub mod matrix;

@@ -326,6 +326,10 @@ fn kill_group(child: &mut Child) {
 }
 
 impl Adapter for Subprocess {
+    fn process_group(&self) -> Option<u32> {
+        self.proc.as_ref().map(|p| p.child.id())
+    }
+
     fn hello(&mut self) -> Result<Hello, AdapterError> {
         if self.proc.is_none() {
             let h = self.handshake()?;

@@ -190,7 +190,8 @@ pub struct EditOutput {
     /// `structuredPatch` and `diff`.
     #[serde(flatten)]
     pub change: Change,
-    /// Input repairs that fired (e.g. `desanitize`, `line_prefix`, `quote_normalization`).
+    /// Input repairs that fired (`desanitize`, `line_prefix`, `unicode_escape`); a hit found by
+    /// the curly-quote fallback (MATCH-2) shows in `old_string` instead.
     pub repairs: Vec<&'static str>,
     /// Always false: nobody edited the proposed change before it was applied.
     pub user_modified: bool,

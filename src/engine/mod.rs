@@ -319,7 +319,7 @@ fn match_spans(
     for &(s, e) in &hits.spans {
         let actual = &text[s..e];
         let new = if hits.via_quotes {
-            quotes::restyle(&r.new, actual).into_owned()
+            quotes::restyle(&r.new, actual, quotes::Around::of(text, s, e)).into_owned()
         } else {
             r.new.clone()
         };

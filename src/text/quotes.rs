@@ -101,13 +101,35 @@ fn opens(prev: Option<char>) -> bool {
     }
 }
 
+/// The file's characters on either side of a hit: what a quote at the very start or end of the
+/// new text stands next to once it is in place.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Around {
+    /// The character just before the hit (`None` at the start of the file).
+    pub before: Option<char>,
+    /// The character just after the hit (`None` at the end of the file).
+    pub after: Option<char>,
+}
+
+impl Around {
+    /// The neighbours of the span `start..end` of `text` (byte offsets at char boundaries).
+    pub fn of(text: &str, start: usize, end: usize) -> Around {
+        Around {
+            before: text.get(..start).and_then(|t| t.chars().next_back()),
+            after: text.get(end..).and_then(|t| t.chars().next()),
+        }
+    }
+}
+
 /// MATCH-4: restyles the straight quotes of `new` after the curly quotes found in `actual`
-/// (the file's own text at the hit).
+/// (the file's own text at the hit), which stands between `around.before` and `around.after`.
 ///
-/// Only the quote kinds that `actual` uses in curly form are curled. Opening form at the start
-/// or after whitespace, `(`, `[`, `{`, em or en dash; closing form otherwise; a `'` between two
-/// letters is an apostrophe (’).
-pub fn restyle<'n>(new: &'n str, actual: &str) -> Cow<'n, str> {
+/// Only the quote kinds that `actual` uses in curly form are curled. Opening form after
+/// nothing (the start of the file), whitespace, `(`, `[`, `{`, an em or en dash; closing form
+/// otherwise; a `'` between two letters is an apostrophe (’). The first and last characters
+/// of `new` see the file's characters around the hit, so `'s` → `'` after "it" gives "it’",
+/// not "it‘".
+pub fn restyle<'n>(new: &'n str, actual: &str, around: Around) -> Cow<'n, str> {
     let double = actual.contains(LEFT_DOUBLE) || actual.contains(RIGHT_DOUBLE);
     let single = actual.contains(LEFT_SINGLE) || actual.contains(RIGHT_SINGLE);
     let curls_double = double && new.contains('"');
@@ -118,8 +140,11 @@ pub fn restyle<'n>(new: &'n str, actual: &str) -> Cow<'n, str> {
     let chars: Vec<char> = new.chars().collect();
     let mut out = String::with_capacity(new.len() + 8);
     for (i, &c) in chars.iter().enumerate() {
-        let prev = i.checked_sub(1).map(|j| chars[j]);
-        let next = chars.get(i + 1).copied();
+        let prev = match i.checked_sub(1) {
+            Some(j) => Some(chars[j]),
+            None => around.before,
+        };
+        let next = chars.get(i + 1).copied().or(around.after);
         match c {
             '"' if double => out.push(if opens(prev) {
                 LEFT_DOUBLE
@@ -162,15 +187,33 @@ mod tests {
 
     #[test]
     fn match_4_restyles_like_the_file() {
+        let none = Around::default();
         assert_eq!(
-            restyle("She said \"bye\" and it's 'ok' ('x')", "“a” ‘b’"),
+            restyle("She said \"bye\" and it's 'ok' ('x')", "“a” ‘b’", none),
             "She said “bye” and it’s ‘ok’ (‘x’)"
         );
         assert_eq!(
-            restyle("'tis 'quoted' don't 5' rock'n'roll", "‘a’"),
+            restyle("'tis 'quoted' don't 5' rock'n'roll", "‘a’", none),
             "‘tis ‘quoted’ don’t 5’ rock’n’roll"
         );
-        assert_eq!(restyle("\"x\" 'y'", "“a”"), "“x” 'y'");
-        assert_eq!(restyle("\"x\"", "plain"), "\"x\"");
+        assert_eq!(restyle("\"x\" 'y'", "“a”", none), "“x” 'y'");
+        assert_eq!(restyle("\"x\"", "plain", none), "\"x\"");
+    }
+
+    #[test]
+    fn match_4_the_ends_of_new_string_see_the_file_around_the_hit() {
+        let text = "it’s here";
+        let around = Around::of(text, 2, 6);
+        assert_eq!(around.before, Some('t'));
+        assert_eq!(around.after, Some(' '));
+        // After a letter a quote closes; between two letters it is an apostrophe.
+        assert_eq!(restyle("'", "’s", around), "’");
+        assert_eq!(restyle("'x", "’s", around), "’x");
+        let word = Around::of("don’t", 3, 6);
+        assert_eq!(restyle("'", "’", word), "’");
+        // At the start of the file and after a space, the opening form.
+        assert_eq!(restyle("'a'", "‘b’", Around::of("‘b’", 0, 7)), "‘a’");
+        assert_eq!(restyle("\"a\"", "“b”", Around::of("x “b”", 2, 9)), "“a”");
+        assert_eq!(Around::of("", 0, 0), Around::default());
     }
 }

@@ -41,6 +41,8 @@ Examples:
   editref conform --impl \"python3 my_adapter.py\" --only 'eol/*' --keep-sandboxes kept/
   editref conform --impl \"python3 my_adapter.py\" --rerun-failed out/report.json
   editref conform list --only stale
+  editref conform --fuzz --time 600 --findings found/ --mcp \"my-server\"
+  editref conform --bench --impl \"python3 my_adapter.py\" --report bench/ --baseline old/bench.json
   editref conform show unique/ambiguous-two-hits";
 
 #[derive(Args, Debug)]
@@ -132,6 +134,69 @@ pub(super) struct RunArgs {
     /// temp directory.
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
     pub(super) keep_sandboxes: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) fuzz: FuzzArgs,
+    #[command(flatten)]
+    pub(super) bench: BenchArgs,
+}
+
+/// The flags of a benchmark run (`--bench`).
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Benchmark")]
+pub(super) struct BenchArgs {
+    /// Instead of the corpus, time the implementation on a fixed, versioned workload set (Read
+    /// and Edit of 1 KB and 1 MB files, CRLF and UTF-16LE edits, a replace_all of 10,000 hits,
+    /// a MultiEdit of 100 edits; --large adds 100 MB). Each result is checked byte for byte
+    /// before it counts; a wrong one is reported, never timed. With --report DIR, writes
+    /// bench.json and bench.md; --only selects workloads by name.
+    #[arg(long, conflicts_with_all = ["fuzz", "level", "rerun_failed", "expectations", "require"])]
+    pub(super) bench: bool,
+    /// Timed repetitions per workload, after one warm-up round.
+    #[arg(long, value_name = "N", default_value_t = 5, requires = "bench")]
+    pub(super) repetitions: usize,
+    /// Add the 100 MB Read and Edit.
+    #[arg(long, requires = "bench")]
+    pub(super) large: bool,
+    /// An earlier bench.json to compare with: exit 1 when a workload's median is more than
+    /// --max-regression percent slower.
+    #[arg(long, value_name = "FILE", requires = "bench")]
+    pub(super) baseline: Option<PathBuf>,
+    /// The growth of a median, in percent, that counts as a regression.
+    #[arg(long, value_name = "PCT", default_value_t = 10.0, requires = "bench")]
+    pub(super) max_regression: f64,
+}
+
+/// The flags of a differential fuzzing run (`--fuzz`).
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Differential fuzzing")]
+pub(super) struct FuzzArgs {
+    /// Instead of the corpus, run generated cases against the implementation and the reference
+    /// and report where they disagree; each new kind of disagreement is shrunk and, with
+    /// --findings, written as a corpus case. Stops after --cases or --time (default: 1000
+    /// cases).
+    #[arg(long, conflicts_with_all = ["only", "level", "rerun_failed", "expectations", "require", "report"])]
+    pub(super) fuzz: bool,
+    /// Generate this many cases.
+    #[arg(long, value_name = "N", requires = "fuzz")]
+    pub(super) cases: Option<u64>,
+    /// Generate cases for this many seconds.
+    #[arg(long, value_name = "SECS", requires = "fuzz")]
+    pub(super) time: Option<f64>,
+    /// The first case's seed (case i uses SEED + i). Default: taken from the clock and printed,
+    /// so a run can be repeated.
+    #[arg(long, value_name = "SEED", requires = "fuzz")]
+    pub(super) seed: Option<u64>,
+    /// Write each new kind of disagreement, shrunk, as DIR/fuzz/<kind>-<seed>.yaml, a corpus
+    /// case with the reference's outcome as its expectations (replay it with --corpus DIR).
+    #[arg(long, value_name = "DIR", requires = "fuzz")]
+    pub(super) findings: Option<PathBuf>,
+    /// Kinds of disagreement you accept, one pattern per line (`*` and `?`, `#` comments):
+    /// they are counted, not reported as new, and not written.
+    #[arg(long, value_name = "FILE", requires = "fuzz")]
+    pub(super) expect_divergences: Option<PathBuf>,
+    /// The most smaller cases tried while shrinking one finding.
+    #[arg(long, value_name = "N", default_value_t = 300, requires = "fuzz")]
+    pub(super) shrink_budget: usize,
 }
 
 /// The levels `--require` can demand.

@@ -5,12 +5,14 @@
 //!
 //! The command line is split by what each part decides: `args` defines the flags and the help
 //! text, `plan` checks and selects what a run includes, `run_cmd` runs a certification, `live`
-//! shows it while it runs, `summary` prints its outcome, `browse` holds `list` and `show`, and
+//! shows it while it runs, `summary` prints its outcome, `fuzz_cmd` runs a differential fuzzing campaign instead, `bench_cmd` a benchmark, `browse` holds `list` and `show`, and
 //! `subcommands` holds `manifest` and `matrix`. This file parses the arguments and dispatches;
 //! its tests drive the whole command line through [`run_cli`], as a user would.
 
 mod args;
+mod bench_cmd;
 mod browse;
+mod fuzz_cmd;
 mod live;
 mod plan;
 mod run_cmd;

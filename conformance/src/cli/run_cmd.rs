@@ -52,7 +52,10 @@ fn mcp_adapter(args: &RunArgs, command: &str, timeout: Duration) -> Result<Mcp, 
 }
 
 /// One adapter for the implementation `args` name, and how the report names its command.
-fn make_adapter(args: &RunArgs, timeout: Duration) -> Result<(BoxedAdapter, String), String> {
+pub(super) fn make_adapter(
+    args: &RunArgs,
+    timeout: Duration,
+) -> Result<(BoxedAdapter, String), String> {
     match (&args.implementation, &args.mcp, args.builtin) {
         (Some(cmd), None, false) => Ok((
             Box::new(Subprocess::new(cmd, timeout, !args.show_stderr)),
@@ -89,6 +92,12 @@ fn default_kept_dir() -> PathBuf {
 
 /// Runs the selected cases against the implementation of `args`; returns the exit code.
 pub(super) fn run_cmd(args: RunArgs) -> u8 {
+    if args.fuzz.fuzz {
+        return super::fuzz_cmd::fuzz_cmd(&args);
+    }
+    if args.bench.bench {
+        return super::bench_cmd::bench_cmd(&args);
+    }
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return usage("--timeout must be a positive number of seconds");
     }

@@ -105,7 +105,18 @@ pub(super) fn matrix_cmd(paths: &[PathBuf], not_run: &[String], out: &Path) -> u
             Err(e) => return usage(&e),
         }
     }
-    let m = Matrix::new(&reports).with_not_run(not_run);
+    // A benchmark run kept beside a report (`bench.json` in the same folder) gives the
+    // matrix its latency rows.
+    let bench = paths
+        .iter()
+        .map(|p| {
+            let b = p.parent()?.join("bench.json");
+            serde_json::from_str(&std::fs::read_to_string(b).ok()?).ok()
+        })
+        .collect();
+    let m = Matrix::new(&reports)
+        .with_not_run(not_run)
+        .with_bench(bench);
     let base = out.to_string_lossy().trim_end_matches('/').to_string();
     let written = std::fs::create_dir_all(out)
         .and_then(|_| std::fs::write(out.join("matrix.md"), m.markdown()))

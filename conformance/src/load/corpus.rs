@@ -43,6 +43,11 @@ static EMBEDDED: include_dir::Dir<'static> = include_dir::include_dir!("$CARGO_M
 /// The corpus version compiled in with it.
 const EMBEDDED_VERSION: &str = include_str!("../../VERSION");
 
+/// The version of the corpus compiled into the binary, without loading its cases.
+pub fn embedded_version() -> &'static str {
+    EMBEDDED_VERSION.trim()
+}
+
 /// Parses one case file into the corpus: a case, or a broken case under the id its path gives.
 fn add(corpus: &mut Corpus, source: String, rel: &str, bytes: &[u8]) {
     match parse_case(&source, rel, bytes) {

@@ -33,7 +33,7 @@ mod steps;
 #[cfg(test)]
 mod tests_support;
 
-pub use corpus::{load_dir, load_embedded, BrokenCase, Corpus};
+pub use corpus::{embedded_version, load_dir, load_embedded, BrokenCase, Corpus};
 pub use error::LoadError;
 pub use forms::{decode_hex, encode_text, parse_mode};
 pub use parse::{id_from_path, parse_case, sha256_hex};

@@ -62,7 +62,15 @@ impl Matrix<'_> {
                 r.certification.highest.as_deref().unwrap_or("—")
             );
         }
-        m.push_str("\n\n");
+        m.push('\n');
+        for (label, cells) in self.latency_rows() {
+            let _ = write!(m, "| {label} |");
+            for c in cells {
+                let _ = write!(m, " {c} |");
+            }
+            m.push('\n');
+        }
+        m.push('\n');
         for (name, why) in &self.not_run {
             let _ = writeln!(m, "Not run: **{}** — {}\n", md_cell(name), md_cell(why));
         }

@@ -34,7 +34,16 @@ pub struct Matrix<'a> {
     cells: Vec<BTreeMap<&'a str, &'a CaseRecord>>,
     /// Implementations that could not be run, with the reason (shown, never counted).
     pub not_run: Vec<(String, String)>,
+    /// Per column, the benchmark run beside its report (`bench.json`), if any: the latency
+    /// rows come from it.
+    bench: Vec<Option<crate::bench::report::BenchReport>>,
 }
+
+/// The workloads whose median latency the matrix shows, with their row labels.
+pub const LATENCY_ROWS: [(&str, &str); 2] = [
+    ("edit-1k", "Edit 1 KB, median ms"),
+    ("edit-1m", "Edit 1 MB, median ms"),
+];
 
 impl<'a> Matrix<'a> {
     /// Lines the reports up.
@@ -66,7 +75,44 @@ impl<'a> Matrix<'a> {
             rows,
             cells,
             not_run: Vec::new(),
+            bench: Vec::new(),
         }
+    }
+
+    /// Adds the benchmark run of each column (in column order; `None` where there is none).
+    pub fn with_bench(mut self, bench: Vec<Option<crate::bench::report::BenchReport>>) -> Self {
+        self.bench = bench;
+        self
+    }
+
+    /// The latency rows: (label, one cell per column), empty when no column has a benchmark.
+    fn latency_rows(&self) -> Vec<(&'static str, Vec<String>)> {
+        if self.bench.iter().all(Option::is_none) {
+            return Vec::new();
+        }
+        LATENCY_ROWS
+            .iter()
+            .map(|(workload, label)| {
+                let cells = (0..self.columns.len())
+                    .map(|col| {
+                        let r = self
+                            .bench
+                            .get(col)
+                            .and_then(Option::as_ref)
+                            .and_then(|b| b.results.iter().find(|r| r.workload == *workload));
+                        match r {
+                            Some(r) => match r.median_ms {
+                                Some(m) if m < 10.0 => format!("{m:.2}"),
+                                Some(m) => format!("{m:.0}"),
+                                None => r.status.clone(),
+                            },
+                            None => "–".into(),
+                        }
+                    })
+                    .collect();
+                (*label, cells)
+            })
+            .collect()
     }
 
     /// Adds the implementations that could not be run, each `"NAME: reason"`.
@@ -237,5 +283,46 @@ mod tests {
         );
         assert!(section.contains("![Data kept per area and tool](docs/matrix/matrix.svg)"));
         assert!(section.contains("### The most telling failures"));
+    }
+
+    #[test]
+    fn a_benchmark_beside_a_report_gives_latency_rows() {
+        use crate::bench::report::{BenchReport, WorkloadResult};
+        let reports = [sample(), sample()];
+        let row = |name: &str, median: Option<f64>, status: &str| WorkloadResult {
+            workload: name.into(),
+            status: status.into(),
+            detail: String::new(),
+            samples_ms: Vec::new(),
+            median_ms: median,
+            p90_ms: None,
+            min_ms: None,
+            max_ms: None,
+            peak_rss_kib: None,
+        };
+        let bench = BenchReport {
+            schema: 1,
+            set: "bench-1".into(),
+            implementation: "t 1".into(),
+            command: "t".into(),
+            started: "2026-11-25T00:00:00Z".into(),
+            cpus: 2,
+            repetitions: 5,
+            results: vec![
+                row("edit-1k", Some(1.234), "ok"),
+                row("edit-1m", None, "wrong"),
+            ],
+        };
+        let plain = Matrix::new(&reports).markdown();
+        assert!(!plain.contains("median ms"), "no benchmark, no rows");
+        let m = Matrix::new(&reports).with_bench(vec![Some(bench), None]);
+        let md = m.markdown();
+        assert!(md.contains("| Edit 1 KB, median ms | 1.23 | – |"), "{md}");
+        assert!(md.contains("| Edit 1 MB, median ms | wrong | – |"), "{md}");
+        let section = m.readme_section("docs/matrix");
+        assert!(
+            section.contains("| Edit 1 KB, median ms | 1.23 | – |"),
+            "{section}"
+        );
     }
 }

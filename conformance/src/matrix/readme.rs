@@ -74,7 +74,15 @@ impl Matrix<'_> {
                 r.certification.highest.as_deref().unwrap_or("—")
             );
         }
-        m.push_str("\n\n");
+        m.push('\n');
+        for (label, cells) in self.latency_rows() {
+            let _ = write!(m, "| {label} |");
+            for c in cells {
+                let _ = write!(m, " {c} |");
+            }
+            m.push('\n');
+        }
+        m.push('\n');
         if !self.not_run.is_empty() {
             m.push_str("Not run:\n\n");
             for (name, why) in &self.not_run {

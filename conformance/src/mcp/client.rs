@@ -68,6 +68,13 @@ pub enum Failure {
     Protocol(String),
 }
 
+impl Connection {
+    /// The server's process id, which leads its process group.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+}
+
 /// A running server and the client connected to it.
 pub struct Connection {
     service: RunningService<RoleClient, SandboxClient>,

@@ -180,6 +180,10 @@ impl Mcp {
 }
 
 impl Adapter for Mcp {
+    fn process_group(&self) -> Option<u32> {
+        self.conn.as_ref().and_then(|c| c.pid())
+    }
+
     fn hello(&mut self) -> Result<Hello, AdapterError> {
         if self.hello.is_none() {
             self.hello = Some(self.handshake()?);

@@ -103,21 +103,32 @@ pub(crate) fn fold_char(c: char) -> char {
     }
 }
 
-/// MATCH-4 from the spec: curl the straight quotes of `new` after the style of `actual`.
-pub(crate) fn restyle(new: &str, actual: &[char]) -> String {
+/// MATCH-4 from the spec: curl the straight quotes of `new` after the style of `actual`, whose
+/// neighbours in the file are `before` and `after` (they decide for the ends of `new`).
+pub(crate) fn restyle(
+    new: &str,
+    actual: &[char],
+    before: Option<char>,
+    after: Option<char>,
+) -> String {
     let double = actual.iter().any(|&c| c == '\u{201C}' || c == '\u{201D}');
     let single = actual.iter().any(|&c| c == '\u{2018}' || c == '\u{2019}');
     let chars: Vec<char> = new.chars().collect();
-    let opening = |i: usize| {
-        i == 0
-            || matches!(
-                chars[i - 1],
-                ' ' | '\t' | '\n' | '\r' | '(' | '[' | '{' | '\u{2014}' | '\u{2013}'
-            )
+    let prev = |i: usize| if i == 0 { before } else { Some(chars[i - 1]) };
+    let opening = |i: usize| match prev(i) {
+        None => true,
+        Some(c) => matches!(
+            c,
+            ' ' | '\t' | '\n' | '\r' | '(' | '[' | '{' | '\u{2014}' | '\u{2013}'
+        ),
     };
-    let letter = |i: Option<usize>| {
-        i.and_then(|i| chars.get(i))
-            .is_some_and(|c| c.is_alphabetic())
+    let letter_before = |i: usize| prev(i).is_some_and(char::is_alphabetic);
+    let letter_after = |i: usize| {
+        chars
+            .get(i + 1)
+            .copied()
+            .or(after)
+            .is_some_and(char::is_alphabetic)
     };
     let mut out = String::new();
     for (i, &c) in chars.iter().enumerate() {
@@ -130,7 +141,7 @@ pub(crate) fn restyle(new: &str, actual: &[char]) -> String {
                 }
             }
             '\'' if single => {
-                if letter(i.checked_sub(1)) && letter(Some(i + 1)) {
+                if letter_before(i) && letter_after(i) {
                     '\u{2019}'
                 } else if opening(i) {
                     '\u{2018}'
@@ -282,7 +293,12 @@ fn run_with(
             let eat_break = new.is_empty() && !old.ends_with('\n');
             for &(s, e) in &found {
                 let written = if via_quotes {
-                    restyle(&new, &chars[s..e])
+                    restyle(
+                        &new,
+                        &chars[s..e],
+                        s.checked_sub(1).map(|b| chars[b]),
+                        chars.get(e).copied(),
+                    )
                 } else {
                     new.clone()
                 };

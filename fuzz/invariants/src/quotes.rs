@@ -5,7 +5,7 @@ use crate::model::{fold_char, restyle as model_restyle};
 use crate::{ensure, Check};
 use arbitrary::Arbitrary;
 use editref::matching::Haystack;
-use editref::text::quotes::{fold, has_curly, is_curly, restyle, Folded};
+use editref::text::quotes::{fold, has_curly, is_curly, restyle, Around, Folded};
 
 /// Input of `quotes`: three texts in which the ASCII stand-ins `` ` `` `~` `^` `|` stand for
 /// ‘ ’ “ ” (so that the fuzzer meets curly quotes on nearly every input).
@@ -125,7 +125,7 @@ pub fn quotes(case: &QuoteCase) -> Check {
     }
 
     // Restyling.
-    let out = restyle(&new, &actual);
+    let out = restyle(&new, &actual, Around::default());
     let out_chars: Vec<char> = out.chars().collect();
     let new_chars: Vec<char> = new.chars().collect();
     ensure!(
@@ -139,7 +139,7 @@ pub fn quotes(case: &QuoteCase) -> Check {
         ensure!(ok, "restyle changed char {i} from {a:?} to {b:?}");
     }
     let actual_chars: Vec<char> = actual.chars().collect();
-    let want = model_restyle(&new, &actual_chars);
+    let want = model_restyle(&new, &actual_chars, None, None);
     ensure!(
         out == want,
         "restyle gave {out:?}, the spec's rule gives {want:?}"

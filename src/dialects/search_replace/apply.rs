@@ -202,7 +202,8 @@ fn locate(text: &str, block: &Block, given: &str) -> ToolResult<(usize, usize, S
         [(s, e)] => {
             let actual = text.get(*s..*e).unwrap_or("");
             let new = if hits.via_quotes {
-                quotes::restyle(&block.replace, actual).into_owned()
+                quotes::restyle(&block.replace, actual, quotes::Around::of(text, *s, *e))
+                    .into_owned()
             } else {
                 block.replace.clone()
             };

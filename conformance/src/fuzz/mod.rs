@@ -1,0 +1,34 @@
+//! Differential fuzzing of any edit tool (`editref conform --fuzz`): the corpus is finite, the
+//! ways to corrupt a file are not, so generated cases run against the implementation *and* the
+//! reference, and every disagreement becomes a minimal corpus case that replays it.
+//!
+//! The flow, top to bottom:
+//!
+//! ```text
+//! seed ─► gen (parts) ─► GenCase ─► yaml ─► load ─► Case
+//!                                                   │
+//!             observe(reference) ◄──────────────────┼──────────► observe(implementation)
+//!                     │                                                  │
+//!                     └──────────────► compare ◄─────────────────────────┘
+//!                                         │ a disagreement of a new kind (known: accepted ones)
+//!                                         ▼
+//!                      shrink (same kind) ─► yaml with the reference's outcome ─► DIR/fuzz/*.yaml
+//! ```
+//!
+//! `parts` holds the hard parts files are made of, `gen` the generator (seeded or driven by
+//! `arbitrary` bytes), `yaml` the corpus writer, `observe` one run without judgement,
+//! `compare` the kinds of disagreement, `shrink` the reducer, `known` accepted divergences and
+//! `campaign` the loop that ties them together.
+
+pub mod campaign;
+pub mod compare;
+pub mod gen;
+pub mod known;
+pub mod observe;
+pub mod parts;
+pub mod shrink;
+pub mod yaml;
+
+pub use campaign::{campaign, Finding, Outcome, Settings, Tick};
+pub use gen::{from_seed, generate, GenCase};
+pub use known::Known;

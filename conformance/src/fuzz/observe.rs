@@ -1,0 +1,126 @@
+//! Running a case to see what an implementation does, without judging it: every call's answer
+//! and the final tree, byte for byte. The differential fuzzer observes the reference and the
+//! implementation under test on the same case and compares the two observations.
+//!
+//! It takes the same way through the sandbox and the adapter as the corpus runner (the tree is
+//! built by [`Sandbox::build`], paths are joined by [`absolutize`], harness actions are the
+//! sandbox's), so a disagreement found here is one the written finding reproduces.
+
+use crate::adapter::{Adapter, AdapterError, Reply};
+use crate::case::{Case, Step};
+use crate::run::absolutize;
+use crate::sandbox::{Actual, Sandbox};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One call's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Success, with the output.
+    Ok(Value),
+    /// Refusal: the error code and the whole error object.
+    Err {
+        /// `code` of the error object (empty when there was none).
+        code: String,
+    },
+    /// The implementation crashed (exited, answered out of turn).
+    Crashed(String),
+    /// No answer within the timeout.
+    TimedOut(String),
+}
+
+/// What one implementation did with one case.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Observation {
+    /// One answer per call step, in order; shorter when the implementation broke.
+    pub answers: Vec<Answer>,
+    /// The tree (below the case root, sandbox directory excluded) before the first step.
+    pub before: BTreeMap<String, Actual>,
+    /// The tree after the last step.
+    pub after: BTreeMap<String, Actual>,
+    /// The harness itself could not do its part (build the tree, perform an action).
+    pub harness_error: Option<String>,
+}
+
+/// A snapshot with its keys as strings (`sandbox/a.txt`).
+fn keyed(snapshot: BTreeMap<std::path::PathBuf, Actual>) -> BTreeMap<String, Actual> {
+    snapshot
+        .into_iter()
+        .map(|(k, v)| (k.to_string_lossy().into_owned(), v))
+        .collect()
+}
+
+/// Runs `case` on `adapter` in a fresh sandbox under `tmp` and records what happened.
+pub fn observe(adapter: &mut dyn Adapter, case: &Case, tmp: Option<&Path>) -> Observation {
+    let mut obs = Observation::default();
+    let mut sb = match Sandbox::new(tmp) {
+        Ok(sb) => sb,
+        Err(e) => {
+            obs.harness_error = Some(e);
+            return obs;
+        }
+    };
+    if let Err(e) = sb.build(&case.files) {
+        obs.harness_error = Some(format!("cannot build the files: {e}"));
+        return obs;
+    }
+    obs.before = keyed(sb.snapshot());
+    let dir = sb.dir().to_path_buf();
+    if let Err(e) = adapter.case_start(&case.id, &dir) {
+        obs.answers.push(broken(e));
+        obs.after = keyed(sb.snapshot());
+        return obs;
+    }
+    let mut seq = 0;
+    for step in &case.steps {
+        let done = match step {
+            Step::Call { tool, input, .. } => {
+                seq += 1;
+                match adapter.call(seq, tool, &absolutize(input, &dir)) {
+                    Ok(Reply::Ok(out)) => {
+                        obs.answers.push(Answer::Ok(out));
+                        Ok(())
+                    }
+                    Ok(Reply::Err(e)) => {
+                        let code = e.get("code").and_then(Value::as_str).unwrap_or("");
+                        obs.answers.push(Answer::Err {
+                            code: code.to_string(),
+                        });
+                        Ok(())
+                    }
+                    Err(e) => {
+                        obs.answers.push(broken(e));
+                        obs.after = keyed(sb.snapshot());
+                        return obs;
+                    }
+                }
+            }
+            Step::Modify {
+                path,
+                form,
+                keep_mtime,
+            } => sb.modify(path, form, *keep_mtime),
+            Step::Touch { path, shift_ns } => sb.touch(path, *shift_ns),
+            Step::Chmod { path, mode } => sb.chmod(path, *mode),
+            Step::Remove { path } => sb.remove(path),
+        };
+        if let Err(e) = done {
+            obs.harness_error = Some(format!("{}: {e}", step.label()));
+            break;
+        }
+    }
+    if let Err(e) = adapter.case_end() {
+        obs.answers.push(broken(e));
+    }
+    obs.after = keyed(sb.snapshot());
+    obs
+}
+
+/// The answer of an adapter that broke.
+fn broken(e: AdapterError) -> Answer {
+    match e {
+        AdapterError::Crash(m) => Answer::Crashed(m),
+        AdapterError::Timeout(m) => Answer::TimedOut(m),
+    }
+}

@@ -1,0 +1,446 @@
+//! A generated case written in the corpus format: the case a run executes (it goes through
+//! the loader like every corpus case, so a generated case and a written finding are read by
+//! the same code) and, with the reference's outcome as expectations, a finding anyone can
+//! replay with `editref conform --corpus`.
+//!
+//! Strings are written as YAML double-quoted scalars with every character outside printable
+//! ASCII-and-Unicode escaped, so bytes such as a lone CR or a BOM survive any editor and any
+//! YAML reader; bytes that are not UTF-8 are written as hex.
+
+use super::gen::{GenCase, GenEdit, GenStep};
+use super::parts::{Encoding, CURLY, TAGS};
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// What a call of the reference answered, as a finding expects it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExpectCall {
+    /// Success; what a Read showed when the call was a Read.
+    Ok {
+        /// `file.content` of a Read.
+        read_content: Option<String>,
+        /// The `type` of a Read that showed no content (`file_unchanged`, READ-4).
+        read_type: Option<String>,
+    },
+    /// Refusal with this code.
+    Err(String),
+}
+
+/// What an entry of the reference's final tree is, as a finding expects it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExpectEntry {
+    /// A regular file with these bytes.
+    Bytes(Vec<u8>),
+    /// A symbolic link whose target holds these bytes (`None`: dangling or not a file).
+    Symlink(Option<Vec<u8>>),
+    /// Nothing.
+    Absent,
+}
+
+/// The reference's outcome of a case: one expectation per call, in order, and the final tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expectations {
+    /// One per call step.
+    pub calls: Vec<ExpectCall>,
+    /// Case path → final entry, sorted.
+    pub files: Vec<(String, ExpectEntry)>,
+}
+
+/// The header of a written case.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    /// `<area>/<name>`.
+    pub id: String,
+    /// One line.
+    pub title: String,
+    /// Rule IDs.
+    pub spec: Vec<String>,
+    /// Free text (the seed, the classification).
+    pub notes: Option<String>,
+}
+
+/// `s` as a YAML double-quoted scalar.
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7F}' => {
+                let _ = write!(out, "\\x{:02X}", c as u32);
+            }
+            // Characters YAML readers treat as breaks or marks, and the non-characters, are
+            // escaped; everything else is written as itself.
+            '\u{85}' | '\u{A0}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}' => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c if (0x80..0xA0).contains(&(c as u32)) => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c if (c as u32 & 0xFFFE) == 0xFFFE || (0xFDD0..=0xFDEF).contains(&(c as u32)) => {
+                let _ = write!(out, "\\U{:08X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Hex bytes as the corpus writes them (`bytes_hex`).
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The features a case needs, read off its content (the generator used exactly these).
+pub fn requires(case: &GenCase) -> Vec<String> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut add = |f: &'static str| {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    };
+    let mut texts: Vec<&str> = case.files.iter().map(|f| f.text.as_str()).collect();
+    let mut olds: Vec<&str> = Vec::new();
+    let mut read_paths: Vec<&str> = Vec::new();
+    for f in &case.files {
+        if let Some(feature) = f.encoding.feature() {
+            add(feature);
+        }
+    }
+    if !case.links.is_empty() {
+        add("symlink");
+    }
+    let target = |p: &str| -> String {
+        case.links
+            .iter()
+            .find(|(l, _)| l == p)
+            .map_or_else(|| p.to_string(), |(_, t)| t.clone())
+    };
+    let exists = |p: &str| case.files.iter().any(|f| f.path == target(p));
+    let mut edits_before_read = false;
+    for step in &case.steps {
+        let mut edits: Vec<&GenEdit> = Vec::new();
+        match step {
+            GenStep::Read { path, window } => {
+                add("read");
+                if window.is_some() {
+                    add("partial_read");
+                }
+                read_paths.push(path);
+            }
+            GenStep::Edit { path, edit } => {
+                add("edit");
+                edits.push(edit);
+                edits_before_read |= !read_paths.iter().any(|r| target(r) == target(path));
+            }
+            GenStep::MultiEdit { path, edits: e } => {
+                add("multi_edit");
+                edits.extend(e);
+                edits_before_read |= !read_paths.iter().any(|r| target(r) == target(path));
+            }
+            GenStep::Write { path, content } => {
+                add("write");
+                texts.push(content);
+                edits_before_read |=
+                    exists(path) && !read_paths.iter().any(|r| target(r) == target(path));
+            }
+            GenStep::Modify { text, encoding, .. } => {
+                add("stale_detection");
+                texts.push(text);
+                if let Some(feature) = encoding.feature() {
+                    add(feature);
+                }
+            }
+            GenStep::Touch { .. } => add("stale_detection"),
+        }
+        for e in edits {
+            if e.replace_all {
+                add("replace_all");
+            }
+            olds.push(&e.old);
+            texts.push(&e.old);
+            texts.push(&e.new);
+        }
+    }
+    if edits_before_read {
+        add("read_before_write");
+    }
+    if texts.iter().any(|t| t.contains('\r')) {
+        add("crlf");
+    }
+    if case.files.iter().any(|f| mixed(&f.text)) {
+        add("mixed_eol");
+    }
+    let curly_in_files = case
+        .files
+        .iter()
+        .any(|f| CURLY.iter().any(|(c, _)| f.text.contains(*c)));
+    if curly_in_files && olds.iter().any(|o| o.contains(['"', '\''])) {
+        add("curly_quotes");
+    }
+    if olds
+        .iter()
+        .any(|o| TAGS.iter().any(|(_, short)| o.contains(short)))
+    {
+        add("desanitize");
+    }
+    if olds.iter().any(|o| has_line_prefix(o)) {
+        add("line_prefix_repair");
+    }
+    let mut out: Vec<String> = out.into_iter().map(String::from).collect();
+    out.sort_by_key(|f| {
+        editref_protocol::FEATURES
+            .iter()
+            .position(|x| x == f)
+            .unwrap_or(usize::MAX)
+    });
+    out
+}
+
+/// Whether the text has more than one kind of line break.
+fn mixed(text: &str) -> bool {
+    let crlf = text.matches("\r\n").count();
+    let cr = text.matches('\r').count() - crlf;
+    let lf = text.matches('\n').count() - crlf;
+    [crlf, cr, lf].iter().filter(|n| **n > 0).count() > 1
+}
+
+/// Whether the first line starts like a Read line (`   12<TAB>`).
+fn has_line_prefix(s: &str) -> bool {
+    let first = s.split('\n').next().unwrap_or("");
+    let t = first.trim_start_matches(' ');
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && t.as_bytes().get(digits) == Some(&b'\t')
+}
+
+/// A file form: text in its encoding, hex when the encoder cannot take it.
+fn form(text: &str, encoding: Encoding) -> String {
+    match encoding {
+        Encoding::Utf8 => format!("{{text: {}}}", quoted(text)),
+        e if e.encode(text).is_some() => {
+            format!(
+                "{{text: {}, encoding: {}}}",
+                quoted(text),
+                quoted(e.corpus_name())
+            )
+        }
+        _ => format!("{{text: {}}}", quoted(text)),
+    }
+}
+
+/// A JSON value in YAML flow form, strings through [`quoted`].
+fn flow(v: &Value) -> String {
+    match v {
+        Value::String(s) => quoted(s),
+        Value::Array(a) => format!("[{}]", a.iter().map(flow).collect::<Vec<_>>().join(", ")),
+        Value::Object(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{}: {}", quoted(k), flow(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// The tool and input of a call step; `None` for harness actions.
+pub fn call_of(step: &GenStep) -> Option<(&'static str, Value)> {
+    use serde_json::json;
+    let edit_json = |e: &GenEdit| {
+        let mut m = serde_json::Map::new();
+        m.insert("old_string".into(), json!(e.old));
+        m.insert("new_string".into(), json!(e.new));
+        if e.replace_all {
+            m.insert("replace_all".into(), json!(true));
+        }
+        m
+    };
+    Some(match step {
+        GenStep::Read { path, window } => {
+            let mut m = serde_json::Map::new();
+            m.insert("file_path".into(), json!(path));
+            if let Some((offset, limit)) = window {
+                m.insert("offset".into(), json!(offset));
+                m.insert("limit".into(), json!(limit));
+            }
+            ("Read", Value::Object(m))
+        }
+        GenStep::Edit { path, edit } => {
+            let mut m = serde_json::Map::new();
+            m.insert("file_path".into(), json!(path));
+            m.extend(edit_json(edit));
+            ("Edit", Value::Object(m))
+        }
+        GenStep::MultiEdit { path, edits } => {
+            let list: Vec<Value> = edits.iter().map(|e| Value::Object(edit_json(e))).collect();
+            ("MultiEdit", json!({"file_path": path, "edits": list}))
+        }
+        GenStep::Write { path, content } => {
+            ("Write", json!({"file_path": path, "content": content}))
+        }
+        GenStep::Modify { .. } | GenStep::Touch { .. } => return None,
+    })
+}
+
+/// The case in corpus YAML. Without expectations every call is only run (the form a fuzz run
+/// executes); with them, each call and the final tree are checked against the reference's
+/// outcome (the form a finding is written in).
+pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> String {
+    let mut y = String::new();
+    let _ = writeln!(y, "id: {}", meta.id);
+    let _ = writeln!(y, "title: {}", quoted(&meta.title));
+    let _ = writeln!(y, "spec: [{}]", meta.spec.join(", "));
+    let _ = writeln!(y, "level: extended");
+    let _ = writeln!(y, "requires: [{}]", requires(case).join(", "));
+    let _ = writeln!(y, "since: \"{}\"", crate::load::embedded_version());
+    if let Some(notes) = &meta.notes {
+        let _ = writeln!(y, "notes: {}", quoted(notes));
+    }
+    y.push_str("files:\n");
+    for f in &case.files {
+        let _ = writeln!(y, "  {}: {}", quoted(&f.path), form(&f.text, f.encoding));
+    }
+    for (link, target) in &case.links {
+        let _ = writeln!(y, "  {}: {{symlink: {}}}", quoted(link), quoted(target));
+    }
+    y.push_str("steps:\n");
+    let mut calls = expect.map(|e| e.calls.iter());
+    for step in &case.steps {
+        match step {
+            GenStep::Modify {
+                path,
+                text,
+                encoding,
+            } => {
+                let body = form(text, *encoding);
+                let inner = body.trim_start_matches('{').trim_end_matches('}');
+                let _ = writeln!(y, "  - modify: {{path: {}, {inner}}}", quoted(path));
+            }
+            GenStep::Touch { path } => {
+                let _ = writeln!(y, "  - touch: {{path: {}, mtime: \"+2s\"}}", quoted(path));
+            }
+            _ => {
+                let Some((tool, input)) = call_of(step) else {
+                    continue;
+                };
+                let _ = writeln!(y, "  - call: {{tool: {tool}, input: {}}}", flow(&input));
+                match calls.as_mut().and_then(Iterator::next) {
+                    Some(ExpectCall::Ok {
+                        read_content: Some(c),
+                        ..
+                    }) => {
+                        let _ = writeln!(
+                            y,
+                            "    expect: {{ok: true, output: {{file: {{content: {}}}}}}}",
+                            quoted(c)
+                        );
+                    }
+                    Some(ExpectCall::Ok {
+                        read_content: None,
+                        read_type: Some(t),
+                    }) => {
+                        let _ = writeln!(
+                            y,
+                            "    expect: {{ok: true, output: {{type: {}}}}}",
+                            quoted(t)
+                        );
+                    }
+                    Some(ExpectCall::Ok { .. }) | None => {}
+                    Some(ExpectCall::Err(code)) => {
+                        let _ = writeln!(y, "    expect: {{error: {code}}}");
+                    }
+                }
+            }
+        }
+    }
+    if let Some(e) = expect {
+        if !e.files.is_empty() {
+            y.push_str("expect_files:\n");
+        }
+        for (path, entry) in &e.files {
+            let body = match entry {
+                ExpectEntry::Absent => "{absent: true}".to_string(),
+                ExpectEntry::Bytes(b) => bytes_form(b),
+                ExpectEntry::Symlink(None) => "{is_symlink: true}".to_string(),
+                ExpectEntry::Symlink(Some(b)) => {
+                    let inner = bytes_form(b);
+                    format!("{{is_symlink: true, {}", inner.trim_start_matches('{'))
+                }
+            };
+            let _ = writeln!(y, "  {}: {body}", quoted(path));
+        }
+    }
+    y
+}
+
+/// Exact bytes as a form: text when they are UTF-8, hex otherwise.
+fn bytes_form(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) if !s.starts_with('\u{FEFF}') => format!("{{text: {}}}", quoted(s)),
+        _ => format!("{{bytes_hex: \"{}\"}}", hex(bytes)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::gen::from_seed;
+    use crate::fuzz::parts::Allowed;
+
+    #[test]
+    fn quoted_strings_read_back_as_the_same_string() {
+        for s in [
+            "plain",
+            "a\"b\\c",
+            "\r\n\t\u{1}\u{7F}",
+            "\u{85}\u{2028}\u{FEFF}\u{A0}",
+            "caf\u{e9} \u{1F600} \u{201C}x\u{201D}",
+            "\u{FFFE}\u{10FFFF}",
+        ] {
+            let y = format!("v: {}\n", quoted(s));
+            let v: std::collections::BTreeMap<String, String> = serde_saphyr::from_str(&y).unwrap();
+            assert_eq!(v["v"], s, "{y}");
+        }
+    }
+
+    #[test]
+    fn every_generated_case_loads_with_the_features_it_uses() {
+        let all: Vec<String> = editref_protocol::FEATURES
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for seed in 0..500 {
+            let case = from_seed(seed, &Allowed::new(&all));
+            let meta = Meta {
+                id: "fuzz/x".into(),
+                title: "t".into(),
+                spec: vec!["EDIT-1".into()],
+                notes: None,
+            };
+            let y = to_yaml(&case, &meta, None);
+            let loaded = crate::load::parse_case("gen", "fuzz/x.yaml", y.as_bytes());
+            let loaded = loaded.unwrap_or_else(|e| panic!("seed {seed}: {e:?}\n{y}"));
+            assert_eq!(loaded.files.len(), case.files.len() + case.links.len());
+            assert_eq!(loaded.steps.len(), case.steps.len(), "seed {seed}");
+            for f in &case.files {
+                let (_, form) = loaded.files.iter().find(|(p, _)| *p == f.path).unwrap();
+                let want = f.encoding.encode(&f.text).unwrap();
+                assert_eq!(
+                    form.content,
+                    crate::case::Content::Bytes(want),
+                    "seed {seed}"
+                );
+            }
+        }
+    }
+}
