@@ -12,19 +12,23 @@ const MAX_LEN: usize = 2048;
 /// Pseudo-random seeds per structured target with a depth goal.
 const RANDOM: usize = 250;
 
-/// Keeps at most [`CORPUS_CAP`] seeds of at most [`MAX_LEN`] bytes, evenly spread over the
-/// list in name order, so every area of the corpus keeps some.
+/// Keeps at most [`CORPUS_CAP`] seeds of at most [`MAX_LEN`] bytes: those whose names hash
+/// lowest. A sample by name hash is spread over the whole corpus, and a case added to or removed
+/// from the corpus changes the selection by about one seed, not all of it.
 pub(crate) fn corpus_share(mut list: Vec<(String, Vec<u8>)>) -> Vec<(String, Vec<u8>)> {
     list.retain(|(_, b)| b.len() <= MAX_LEN);
-    list.sort_by(|a, b| a.0.cmp(&b.0));
+    list.sort_by_key(|(name, _)| (fnv(name), name.clone()));
     list.dedup_by(|a, b| a.1 == b.1);
-    if list.len() <= CORPUS_CAP {
-        return list;
-    }
-    let n = list.len();
-    (0..CORPUS_CAP)
-        .map(|i| list[i * n / CORPUS_CAP].clone())
-        .collect()
+    list.truncate(CORPUS_CAP);
+    list.sort_by(|a, b| a.0.cmp(&b.0));
+    list
+}
+
+/// FNV-1a, 64 bits: a fixed hash, the same on every machine and Rust version.
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// Pseudo-random inputs for `target` (none for targets without a depth goal): the framing of
