@@ -69,6 +69,13 @@ pub struct ModelText {
 /// Decodes by TEXT-1: a BOM decides; else valid UTF-8 is UTF-8; else `legacy` (the library's
 /// guess, `None` when it had none) is accepted only when the spec's conditions hold.
 pub fn decode(bytes: &[u8], legacy: Option<&'static Encoding>) -> Result<ModelText, ModelRefusal> {
+    // TEXT-7 and D1 speak of NUL *bytes*: in anything but UTF-16 with a BOM, one makes the file
+    // binary whether or not the rest would decode (EDIT-1 step 9 lists `encoding` first, but a
+    // file with a NUL byte is not text in the first place). UTF-16 is checked after decoding (D2).
+    let wide = bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF");
+    if !wide && bytes.contains(&0) {
+        return Err(ModelRefusal::Binary);
+    }
     let (encoding, stored) = if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         let text = std::str::from_utf8(rest).map_err(|_| ModelRefusal::Encoding)?;
         (ModelEncoding::Utf8 { bom: true }, text.to_string())
@@ -201,6 +208,15 @@ mod tests {
         );
         assert_eq!(decode(b"\xFF\xFE\0\0", None), Err(ModelRefusal::Binary));
         assert_eq!(decode(b"a\0b", None), Err(ModelRefusal::Binary));
+        // A NUL byte outside UTF-16 is binary even where the rest would not decode (TEXT-7, D1).
+        assert_eq!(
+            decode(b"\xEF\xBB\xBFa\0\xEF", None),
+            Err(ModelRefusal::Binary)
+        );
+        assert_eq!(
+            decode(b"\xE9\0", Some(encoding_rs::WINDOWS_1252)),
+            Err(ModelRefusal::Binary)
+        );
     }
 
     #[test]
