@@ -4,9 +4,7 @@
 # <target> (binary), <target>.dict, <target>.options, <target>_seed_corpus.zip.
 cd "$SRC/editref"
 
-# Seeds from the conformance corpus (empty directories when there is none).
-scripts/fuzz-seeds
-
+# The committed seeds (fuzz/seeds, written from the conformance corpus by scripts/fuzz-seeds).
 cd fuzz
 cargo fuzz build -O --debug-assertions
 for target in $(cargo fuzz list); do

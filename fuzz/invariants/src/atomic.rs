@@ -1,11 +1,17 @@
 //! `atomic_write`: edits through the file-system seam with a fault at any call (DISK-1, DISK-5,
 //! SESSION-3).
 
+use crate::depth::Ending;
+use crate::edit::EditSpec;
 use crate::framing::{self, Writer};
+use crate::hard_parts::FileForm;
+use crate::model::{self, Outcome};
+use crate::model_codec;
 use crate::sandbox::Sandbox;
-use crate::{ensure, Check};
+use crate::{ensure, Check, EditCase};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use editref::disk::{Fault, FaultFs, Fs, Op, RealFs};
+use editref::error::Code;
 use editref::{Config, Session, ToolError};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -92,32 +98,43 @@ impl FaultChoice {
 /// Input of `atomic_write`.
 ///
 /// Framing: tool byte, fault byte, position u16 (taken modulo the number of file-system calls
-/// of a clean run), flags byte (bit 0: go through a symlink; bit 1: mode 0755 instead of 0644;
-/// bit 2: use the file's first line as `old_string`), then the file blob and the old and new
-/// texts.
-#[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
+/// of a clean run), flags byte (bit 0: go through a symlink; bit 1: mode 0755 instead of 0644),
+/// then the file as `edit_vs_model` builds it (form byte, body blob) and one [`EditSpec`]: its
+/// `old_string` mostly drawn from the file, its `new_string` also Write's `content`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AtomicCase {
     /// The call under test.
-    #[arbitrary(with = AtomicTool::read)]
     pub tool: AtomicTool,
     /// The fault.
-    #[arbitrary(with = FaultChoice::read)]
     pub fault: FaultChoice,
     /// Which call of the clean run fails.
-    #[arbitrary(with = framing::u16_le)]
     pub position: u16,
     /// Variations (see the framing).
-    #[arbitrary(with = framing::byte)]
     pub flags: u8,
-    /// The file's bytes before the call (unused by the creating tools).
-    #[arbitrary(with = framing::blob)]
-    pub file: Vec<u8>,
-    /// `old_string`.
-    #[arbitrary(with = framing::text)]
-    pub old: String,
-    /// `new_string`, or Write's `content`.
-    #[arbitrary(with = framing::text)]
-    pub new: String,
+    /// How the file bytes are made (unused by the creating tools).
+    pub form: FileForm,
+    /// The file body (see [`FileForm`]).
+    pub body: Vec<u8>,
+    /// The edit; Write sends its `new_string` as `content`.
+    pub edit: EditSpec,
+}
+
+impl<'a> Arbitrary<'a> for AtomicCase {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<AtomicCase> {
+        Ok(AtomicCase {
+            tool: AtomicTool::read(u)?,
+            fault: FaultChoice::read(u)?,
+            position: framing::u16_le(u)?,
+            flags: framing::byte(u)?,
+            form: FileForm::read(u)?,
+            body: framing::blob(u)?,
+            edit: EditSpec::arbitrary(u)?,
+        })
+    }
+
+    fn arbitrary_take_rest(mut u: Unstructured<'a>) -> Result<AtomicCase> {
+        AtomicCase::arbitrary(&mut u)
+    }
 }
 
 impl AtomicCase {
@@ -126,9 +143,9 @@ impl AtomicCase {
         let mut w = Writer::new();
         w.byte(self.tool.tag()).byte(self.fault.tag());
         w.u16_le(self.position).byte(self.flags);
-        w.blob(&self.file)?;
-        w.text(&self.old)?;
-        w.text(&self.new)?;
+        w.byte(self.form.tag());
+        w.blob(&self.body)?;
+        self.edit.write(&mut w)?;
         Some(w.finish())
     }
 
@@ -164,17 +181,79 @@ impl AtomicCase {
         }
     }
 
-    fn old_string(&self) -> String {
-        if self.flags & 4 != 0 {
-            if let Ok(text) = std::str::from_utf8(&self.file) {
-                let first = text.split('\n').next().unwrap_or("");
-                if !first.is_empty() {
-                    return first.to_string();
-                }
-            }
+    /// The file's bytes before the call, as `edit_vs_model` builds them.
+    fn file_bytes(&self) -> Vec<u8> {
+        EditCase {
+            form: self.form,
+            body: self.body.clone(),
+            edits: vec![self.edit.clone()],
         }
-        self.old.clone()
+        .file_bytes()
     }
+}
+
+/// The strings of the call, drawn from the file's text.
+struct Call {
+    old: String,
+    new: String,
+    replace_all: bool,
+}
+
+/// What the model says the clean call must do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Expect {
+    /// Succeed and leave exactly these bytes.
+    Bytes(Vec<u8>),
+    /// Be refused with this code, changing nothing.
+    Refused(Code),
+    /// A repair may apply, which the model does not decide.
+    Undecided,
+}
+
+/// The call's strings and the model's verdict, from the spec (EDIT-1, WRITE-1..3, D11, D14,
+/// D17): the model decodes the file with its own codec and runs the edit itself.
+fn expect(case: &AtomicCase, file: &[u8]) -> std::result::Result<(Call, Expect), String> {
+    let decoded = if case.tool.creates() {
+        None
+    } else {
+        crate::edit::decode_both(file)?
+    };
+    let stored = match &decoded {
+        Some((_, stored, _)) => stored.clone(),
+        None => String::from_utf8_lossy(file).into_owned(),
+    };
+    let m = case.edit.strings(&stored);
+    let call = Call {
+        old: m.old.clone(),
+        new: m.new.clone(),
+        replace_all: m.replace_all,
+    };
+    let lf = |s: &str| s.replace("\r\n", "\n");
+    let verdict = match (case.tool, &decoded) {
+        (AtomicTool::WriteCreate, _) => Expect::Bytes(call.new.as_bytes().to_vec()),
+        (AtomicTool::EditCreate, _) if call.new.is_empty() => Expect::Refused(Code::NoChange),
+        (AtomicTool::EditCreate, _) => Expect::Bytes(
+            lf(&call.new)
+                .replace('\n', model::dominant_of(&call.new))
+                .into_bytes(),
+        ),
+        // Read refused the file, so no read entry: not_read (EDIT-1 step 7, WRITE-2); for an
+        // edit, no_change (step 2) comes first.
+        (AtomicTool::Write, None) => Expect::Refused(Code::NotRead),
+        (_, None) if lf(&call.old) == lf(&call.new) => Expect::Refused(Code::NoChange),
+        (_, None) => Expect::Refused(Code::NotRead),
+        (AtomicTool::Write, Some((_, _, enc))) => match model_codec::encode(&call.new, *enc) {
+            Ok(bytes) => Expect::Bytes(bytes),
+            Err(_) => Expect::Refused(Code::Encoding),
+        },
+        (_, Some((_, stored, enc))) => match model::run_tool(stored, *enc, &[m]) {
+            Outcome::Bytes(bytes, _) => Expect::Bytes(bytes),
+            Outcome::Error { code, .. } => Expect::Refused(code),
+            Outcome::Unrepresentable(_) => Expect::Refused(Code::Encoding),
+            Outcome::OutOfScope => Expect::Undecided,
+        },
+    };
+    Ok((call, verdict))
 }
 
 fn setup(dir: &Path, case: &AtomicCase) -> std::result::Result<(), String> {
@@ -183,7 +262,7 @@ fn setup(dir: &Path, case: &AtomicCase) -> std::result::Result<(), String> {
         return Ok(());
     }
     let f = dir.join("f.txt");
-    std::fs::write(&f, &case.file).map_err(|e| format!("setup: {e}"))?;
+    std::fs::write(&f, case.file_bytes()).map_err(|e| format!("setup: {e}"))?;
     std::fs::set_permissions(&f, std::fs::Permissions::from_mode(case.mode()))
         .map_err(|e| format!("setup: {e}"))?;
     if case.via_symlink() {
@@ -217,6 +296,7 @@ fn run_tool(
     dir: &Path,
     fs: Arc<dyn Fs>,
     case: &AtomicCase,
+    call: &Call,
 ) -> std::result::Result<Value, ToolError> {
     let config = Config::new(dir).with_root(dir);
     let session = Session::with_fs(config, fs);
@@ -225,22 +305,23 @@ fn run_tool(
         // A failed Read leaves no read entry; the write below is then refused (not_read).
         let _ = session.call("Read", &json!({"file_path": path}));
     }
-    let old = case.old_string();
+    let (old, new, all) = (&call.old, &call.new, call.replace_all);
     match case.tool {
         AtomicTool::Edit => session.call(
             "Edit",
-            &json!({"file_path": path, "old_string": old, "new_string": case.new}),
+            &json!({"file_path": path, "old_string": old, "new_string": new, "replace_all": all}),
         ),
         AtomicTool::MultiEdit => session.call(
             "MultiEdit",
-            &json!({"file_path": path, "edits": [{"old_string": old, "new_string": case.new}]}),
+            &json!({"file_path": path,
+                    "edits": [{"old_string": old, "new_string": new, "replace_all": all}]}),
         ),
         AtomicTool::Write | AtomicTool::WriteCreate => {
-            session.call("Write", &json!({"file_path": path, "content": case.new}))
+            session.call("Write", &json!({"file_path": path, "content": new}))
         }
         AtomicTool::EditCreate => session.call(
             "Edit",
-            &json!({"file_path": path, "old_string": "", "new_string": case.new}),
+            &json!({"file_path": path, "old_string": "", "new_string": new}),
         ),
     }
 }
@@ -252,19 +333,90 @@ fn describe(r: &std::result::Result<Value, ToolError>) -> String {
     }
 }
 
+/// Where an `atomic_write` input ended. The real check is a run whose clean call succeeds:
+/// only then can a fault leave a mix of old and new bytes, so only then does "old or new"
+/// say more than "unchanged".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomicEnd {
+    /// The clean call was refused with this code; the faulty run can only leave the old bytes.
+    CleanRefused(Code),
+    /// The clean call succeeded, and the faulty run was checked against old and new bytes.
+    CleanSucceeded,
+}
+
+impl AtomicEnd {
+    /// The ending as the depth table counts it.
+    pub fn ending(self) -> Ending {
+        match self {
+            AtomicEnd::CleanRefused(c) => Ending::shallow(format!("refused:{}", c.as_str())),
+            AtomicEnd::CleanSucceeded => Ending::deep("clean_call_succeeded"),
+        }
+    }
+}
+
+/// The clean run against the model: success exactly when the model expects bytes, and then
+/// the model's bytes with the file's mode kept (DISK-1); a refusal with the model's code.
+fn check_expected(
+    case: &AtomicCase,
+    expected: &Expect,
+    clean: &std::result::Result<Value, ToolError>,
+    old_state: &State,
+    new_state: &State,
+) -> Check {
+    match (expected, clean) {
+        (Expect::Undecided, _) => {}
+        (Expect::Bytes(want), Ok(_)) => {
+            let got = new_state.as_ref().map(|(b, _)| b);
+            ensure!(
+                got == Some(want),
+                "clean {:?}: file holds {:?}, model says {:?}",
+                case.tool,
+                got.map(|b| String::from_utf8_lossy(b).into_owned()),
+                String::from_utf8_lossy(want)
+            );
+            if let (Some((_, old_mode)), Some((_, new_mode))) = (old_state, new_state) {
+                ensure!(
+                    old_mode == new_mode,
+                    "mode {old_mode:o} became {new_mode:o}"
+                );
+            }
+        }
+        (Expect::Refused(code), Err(e)) => ensure!(
+            e.code == *code,
+            "clean {:?} refused with {} ({}), model says {}",
+            case.tool,
+            e.code.as_str(),
+            e.message,
+            code.as_str()
+        ),
+        (want, got) => {
+            return Err(format!(
+                "clean {:?}: {}, model says {want:?}",
+                case.tool,
+                describe(got)
+            ))
+        }
+    }
+    Ok(())
+}
+
 /// Runs the call once cleanly (recording every file-system call), then again from the same
 /// starting state with the fault injected at call number `position` (modulo the count), and
 /// checks: the target holds exactly the old or the new bytes (and mode); success means new,
 /// failure means old; a symlink stays a symlink; no temp file survives unless the fault was a
 /// simulated crash; and when the file was left old, a clean retry succeeds despite any residue.
-pub fn atomic_write(case: &AtomicCase) -> Check {
+pub fn atomic_write(case: &AtomicCase) -> Result<AtomicEnd, String> {
+    let (call, expected) = expect(case, &case.file_bytes())?;
     let sandbox = Sandbox::new()?;
     let dir = sandbox.path();
     setup(dir, case)?;
     let old_state = state(dir, case)?;
     let clean = FaultFs::new(Arc::new(RealFs));
-    let clean_result = run_tool(dir, Arc::new(clean.clone()), case);
+    let clean_result = run_tool(dir, Arc::new(clean.clone()), case, &call);
     let new_state = state(dir, case)?;
+    // From here on "the new bytes" are the clean run's, which equal the model's whenever the
+    // model decides the call.
+    check_expected(case, &expected, &clean_result, &old_state, &new_state)?;
     let ops = clean.log();
     ensure!(
         sandbox.temp_files().is_empty(),
@@ -278,8 +430,12 @@ pub fn atomic_write(case: &AtomicCase) -> Check {
             describe(&clean_result)
         );
     }
+    let end = match &clean_result {
+        Ok(_) => AtomicEnd::CleanSucceeded,
+        Err(e) => AtomicEnd::CleanRefused(e.code),
+    };
     if ops.is_empty() {
-        return Ok(());
+        return Ok(end);
     }
 
     sandbox.reset()?;
@@ -289,7 +445,7 @@ pub fn atomic_write(case: &AtomicCase) -> Check {
     let nth = ops[..=k].iter().filter(|&&o| o == op).count() as u64;
     let fault = case.fault.0;
     let fs = FaultFs::new(Arc::new(RealFs)).fail(op, nth, fault);
-    let result = run_tool(dir, Arc::new(fs.clone()), case);
+    let result = run_tool(dir, Arc::new(fs.clone()), case, &call);
     let now = state(dir, case)?;
     let at = format!("{fault:?} at {op:?} call {nth} (call {k} of {})", ops.len());
     ensure!(
@@ -323,7 +479,7 @@ pub fn atomic_write(case: &AtomicCase) -> Check {
     );
 
     if now == old_state && clean_result.is_ok() {
-        let retry = run_tool(dir, Arc::new(RealFs), case);
+        let retry = run_tool(dir, Arc::new(RealFs), case, &call);
         ensure!(
             retry.is_ok(),
             "{at}: the file was left intact but a clean retry failed: {}",
@@ -338,5 +494,5 @@ pub fn atomic_write(case: &AtomicCase) -> Check {
             "{at}: the retry left temp files or read back old ones"
         );
     }
-    Ok(())
+    Ok(end)
 }

@@ -10,10 +10,10 @@
 //! | target | input | what must hold |
 //! |---|---|---|
 //! | [`document_roundtrip`] | raw file bytes | TEXT-1/2/7: accepted bytes re-encode to themselves; the LF view and its offset map agree with a naive CRLF → LF scan |
-//! | [`edit_vs_model`] | [`EditCase`] | EDIT-2, MATCH-1..5, MULTI-1..4, TEXT-5/6: the engine equals a naive model; untouched bytes stay; an edit and its inverse restore the file |
-//! | [`repair`] | [`RepairCase`] | REPAIR-2/3/4: no repair when the exact text occurs; a repaired string really occurs; a repair fires when the spec says it must |
+//! | [`edit_vs_model`] | [`EditCase`] | TEXT-1..7, EDIT-2, MATCH-1..5, MULTI-1..4: library and model decode alike; the engine equals a naive model; untouched bytes stay; an edit and its inverse restore the file |
+//! | [`repair`] | [`RepairCase`] | REPAIR-2/3/4/6: no repair when the text occurs (MATCH-1/2); a repaired string really occurs; a repair fires when the spec says it must |
 //! | [`quotes`] | [`QuoteCase`] | MATCH-2/4: folding keeps the length in characters and maps offsets back; restyling changes only quote characters, by the spec's rule |
-//! | [`atomic_write`] | [`AtomicCase`] | DISK-1/5, SESSION-3: with a fault at any file-system call the path holds the old or the new bytes, and no temp file survives except after a crash |
+//! | [`atomic_write`] | [`AtomicCase`] | DISK-1/5, SESSION-3: the clean call writes the model's bytes; with a fault at any file-system call the path holds the old or the new bytes, and no temp file survives except after a crash |
 //! | [`inputs`] | raw bytes | PATH-4: protocol lines, tool inputs and notebooks never panic and every refusal carries a known code |
 //! | [`search_replace_parse`] | [`SearchReplaceCase`] | BLOCK-1..8, PATH-4: any reply parses without panicking, CRLF reads like LF; rendered blocks parse back exactly; the flexible fallback stays in the view and equals a naive model |
 //! | [`apply_patch_parse`] | raw bytes (mode byte) | APPLY-1..4, PATH-4: the V4A parser never panics, accepts only well-formed patches, and gives back exactly the operations a model renderer wrote |
@@ -21,8 +21,10 @@
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
-//! keep their meaning across refactors.
+//! keep their meaning across refactors; [`hard_parts`] makes most random bytes meaningful cases,
+//! and [`depth`] measures how many reach the check that matters.
 
+pub mod depth;
 pub mod framing;
 
 mod apply_patch_model;
@@ -32,8 +34,10 @@ mod apply_patch_seek;
 mod atomic;
 mod document;
 mod edit;
+pub mod hard_parts;
 mod inputs;
 mod model;
+mod model_codec;
 mod quotes;
 mod repair;
 mod sandbox;
@@ -45,12 +49,13 @@ pub use apply_patch_parse::{
     PARSE_RAW,
 };
 pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
-pub use atomic::{atomic_write, AtomicCase, AtomicTool, FaultChoice};
+pub use atomic::{atomic_write, AtomicCase, AtomicEnd, AtomicTool, FaultChoice};
 pub use document::document_roundtrip;
-pub use edit::{edit_vs_model, EditCase, EditSpec, FileForm};
+pub use edit::{edit_vs_model, EditCase, EditEnd, EditSpec, OldString};
+pub use hard_parts::{FileForm, Perturb};
 pub use inputs::{inputs, InputKind};
 pub use quotes::{quotes, QuoteCase};
-pub use repair::{repair, RepairCase, RepairShape};
+pub use repair::{repair, RepairCase, RepairEnd, RepairShape};
 pub use search_replace_parse::{search_replace_parse, BlockSpec, SearchReplaceCase};
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -77,26 +82,37 @@ pub type Check = Result<(), String>;
 ///
 /// This is what the regression test calls for every file under `fuzz/regressions/<target>/`.
 pub fn run(target: &str, data: &[u8]) -> Option<Check> {
+    reach(target, data).map(|r| r.map(|_| ()))
+}
+
+/// Like [`run`], but says where the input ended ([`depth::Ending`]), so that a corpus can be
+/// measured: targets with an outcome enum report its place; the others, whose every decoded
+/// input reaches their checks, report `checked`.
+pub fn reach(target: &str, data: &[u8]) -> Option<Result<depth::Ending, String>> {
+    let checked = |c: Check| c.map(|()| depth::Ending::deep("checked"));
     Some(match target {
-        "document_roundtrip" => document_roundtrip(data),
-        "edit_vs_model" => structured(data, edit_vs_model),
-        "repair" => structured(data, repair),
-        "quotes" => structured(data, quotes),
-        "atomic_write" => structured(data, atomic_write),
-        "inputs" => inputs(data),
-        "search_replace_parse" => structured(data, search_replace_parse),
-        "apply_patch_parse" => apply_patch_parse(data),
-        "apply_patch_seek" => structured(data, apply_patch_seek),
+        "document_roundtrip" => checked(document_roundtrip(data)),
+        "edit_vs_model" => structured(data, |c| edit_vs_model(c).map(EditEnd::ending)),
+        "repair" => structured(data, |c| repair(c).map(RepairEnd::ending)),
+        "quotes" => structured(data, |c| checked(quotes(c))),
+        "atomic_write" => structured(data, |c| atomic_write(c).map(AtomicEnd::ending)),
+        "inputs" => checked(inputs(data)),
+        "search_replace_parse" => structured(data, |c| checked(search_replace_parse(c))),
+        "apply_patch_parse" => checked(apply_patch_parse(data)),
+        "apply_patch_seek" => structured(data, |c| checked(apply_patch_seek(c))),
         _ => return None,
     })
 }
 
 /// Decodes a structured input the way libfuzzer-sys does; undecodable input is skipped there,
-/// so it passes here.
-fn structured<'a, T: Arbitrary<'a>>(data: &'a [u8], check: fn(&T) -> Check) -> Check {
+/// so it passes here (ending `undecodable`).
+fn structured<'a, T: Arbitrary<'a>>(
+    data: &'a [u8],
+    check: impl Fn(&T) -> Result<depth::Ending, String>,
+) -> Result<depth::Ending, String> {
     match T::arbitrary_take_rest(Unstructured::new(data)) {
         Ok(input) => check(&input),
-        Err(_) => Ok(()),
+        Err(_) => Ok(depth::Ending::shallow("undecodable")),
     }
 }
 
@@ -126,31 +142,50 @@ mod tests {
 
     #[test]
     fn seeds_decode_to_the_cases_they_were_written_from() {
-        let edit = EditCase {
-            form: FileForm::Utf16Be,
-            stand_ins: true,
-            file: b"a\r\nb\xFF".to_vec(),
-            edits: vec![
-                EditSpec {
-                    replace_all: true,
-                    old: "a".into(),
-                    new: "\u{201C}x\u{201D}".into(),
-                },
-                EditSpec {
-                    replace_all: false,
-                    old: String::new(),
-                    new: "y".into(),
-                },
-            ],
+        let drawn = |how| EditSpec {
+            replace_all: false,
+            old: OldString::Drawn {
+                start: 300,
+                len: 7,
+                how,
+            },
+            new: "y".into(),
         };
-        round_trip(&edit, edit.to_bytes());
+        for n in 1..=16 {
+            let mut edits = vec![EditSpec {
+                replace_all: true,
+                old: OldString::Given {
+                    text: "a".into(),
+                    expanded: n % 2 == 0,
+                },
+                new: "\u{201C}x\u{201D}".into(),
+            }];
+            for k in 1..n {
+                edits.push(drawn(
+                    [
+                        Perturb::Unique,
+                        Perturb::AsCut,
+                        Perturb::Curled,
+                        Perturb::Straightened,
+                        Perturb::EndingsFlipped,
+                        Perturb::Planted,
+                    ][k % 6],
+                ));
+            }
+            let edit = EditCase {
+                form: FileForm::Utf16Be,
+                body: b"a\r\nb\xFF".to_vec(),
+                edits,
+            };
+            round_trip(&edit, edit.to_bytes());
+        }
         let repair = RepairCase {
             shape: RepairShape::SanitizedPrefixed,
             param: 0x1d,
             start: 3,
             len: 300,
             shift: 65535,
-            file: "<name>x</name>\n".into(),
+            body: b"<name>x</name>\n".to_vec(),
             old: "<n>x</n>".into(),
             new: "1\ty".into(),
         };
@@ -167,9 +202,9 @@ mod tests {
                 fault: FaultChoice(fault),
                 position: 513,
                 flags: 7,
-                file: vec![0, 1, 2],
-                old: "o".into(),
-                new: "n".into(),
+                form: FileForm::Windows1252,
+                body: vec![0, 1, 2],
+                edit: drawn(Perturb::Curled),
             };
             round_trip(&atomic, atomic.to_bytes());
         }

@@ -1,14 +1,14 @@
 //! A naive reference model of Edit and MultiEdit on decoded text, written from the spec as
 //! plainly as possible: a vector of characters with a tag per character saying where it came
-//! from, `str::match_indices` for searching, and whole-text re-encoding at the end. It shares no
-//! code with the engine beyond the encoder of the file's encoding.
+//! from, `str::match_indices` for searching, and whole-text re-encoding at the end. It shares no code
+//! with the library: decoding and encoding are the model's own ([`crate::model_codec`]).
 //!
 //! Out of scope: input repair (REPAIR-*). An edit whose `old_string` does not occur and holds
 //! anything a repair could act on makes the whole case [`Outcome::OutOfScope`]; the `repair`
 //! target covers repairs on their own.
 
+use crate::model_codec::{self, ModelEncoding};
 use editref::error::Code;
-use editref::text::TextEncoding;
 
 /// Where a character of the current text came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +63,7 @@ pub enum Outcome {
     OutOfScope,
 }
 
+// Deliberately duplicates the short forms of SPEC.md's REPAIR-1 table (not the library's).
 const DESANITIZE_SHORT: [&str; 18] = [
     "<fnr>",
     "<n>",
@@ -93,6 +94,7 @@ fn repair_could_fire(old: &str, text: &str) -> bool {
         || (!old.is_ascii() && text.contains("\\u"))
 }
 
+/// MATCH-2's folding; deliberately duplicates the spec's four-quote table.
 pub(crate) fn fold_char(c: char) -> char {
     match c {
         '\u{2018}' | '\u{2019}' => '\'',
@@ -171,7 +173,39 @@ fn hits(hay: &[char], needle: &str, folded: bool) -> Vec<(usize, usize)> {
 }
 
 /// Runs `edits` on the decoded, stored text of a file and encodes the result.
-pub fn run(stored: &str, encoding: TextEncoding, edits: &[ModelEdit]) -> Outcome {
+pub fn run(stored: &str, encoding: ModelEncoding, edits: &[ModelEdit]) -> Outcome {
+    run_with(stored, encoding, edits, None)
+}
+
+/// [`run`] as the Edit and MultiEdit tools apply it, with D17: when an empty first
+/// `old_string` supplies the whole content of a blank file that has no line break of its own,
+/// inserted LFs take the dominant ending of `new_string` as sent (CRLF only if it has strictly
+/// more CRLF than bare LF, as TEXT-4 counts).
+pub fn run_tool(stored: &str, encoding: ModelEncoding, edits: &[ModelEdit]) -> Outcome {
+    let d17 = edits.first().is_some_and(|e| e.old.is_empty())
+        && stored.chars().all(char::is_whitespace)
+        && !stored.contains('\n');
+    let own = d17.then(|| dominant_of(&edits[0].new));
+    run_with(stored, encoding, edits, own)
+}
+
+/// TEXT-4's dominant ending of a text.
+pub fn dominant_of(s: &str) -> &'static str {
+    let crlf = s.matches("\r\n").count();
+    let lf = s.matches('\n').count() - crlf;
+    if crlf > lf {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
+fn run_with(
+    stored: &str,
+    encoding: ModelEncoding,
+    edits: &[ModelEdit],
+    dominant_override: Option<&'static str>,
+) -> Outcome {
     // The LF view, one tag per character.
     let mut chars: Vec<char> = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
@@ -192,7 +226,11 @@ pub fn run(stored: &str, encoding: TextEncoding, edits: &[ModelEdit]) -> Outcome
         .zip(&tags)
         .filter(|(&c, &t)| c == '\n' && t == Tag::Original)
         .count();
-    let dominant = if crlf > lf { "\r\n" } else { "\n" };
+    let dominant = match dominant_override {
+        Some(d) => d,
+        None if crlf > lf => "\r\n",
+        None => "\n",
+    };
 
     let mut reports = Vec::new();
     let mut earlier_new: Vec<String> = Vec::new();
@@ -296,9 +334,8 @@ pub fn run(stored: &str, encoding: TextEncoding, edits: &[ModelEdit]) -> Outcome
             (c, _) => out_text.push(*c),
         }
     }
-    let mut bytes = encoding.bom().to_vec();
-    match encoding.encode_into(&out_text, &mut bytes) {
-        Ok(()) => Outcome::Bytes(bytes, reports),
+    match model_codec::encode(&out_text, encoding) {
+        Ok(bytes) => Outcome::Bytes(bytes, reports),
         Err(c) => Outcome::Unrepresentable(c),
     }
 }
@@ -322,7 +359,7 @@ mod tests {
         }
     }
 
-    const UTF8: TextEncoding = TextEncoding::Utf8 { bom: false };
+    const UTF8: ModelEncoding = ModelEncoding::Utf8 { bom: false };
 
     #[test]
     fn the_model_keeps_endings_and_follows_the_spec_examples() {

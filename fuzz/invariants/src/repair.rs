@@ -1,16 +1,22 @@
 //! `repair`: input repair (REPAIR-2, REPAIR-3, REPAIR-4, REPAIR-6) against a naive oracle.
 
+use crate::depth::Ending;
+use crate::ensure;
 use crate::framing::{self, Writer};
-use crate::{ensure, Check};
+use crate::hard_parts::{expand, span};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use editref::matching::Haystack;
-use editref::repair::{escape_non_ascii, repair as run_repair};
+use editref::repair::repair as run_repair;
 
 /// How the `old_string` of a [`RepairCase`] is made, so that each repair is reached often.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RepairShape {
     /// `old` as given.
     AsGiven,
+    /// A slice of the file as it is (REPAIR-4 with MATCH-1).
+    Slice,
+    /// A slice of the file with its curly quotes straightened (REPAIR-4 with MATCH-2).
+    Straightened,
     /// A slice of the file with its tags abbreviated the way the API does (`<name>` → `<n>`).
     Sanitized,
     /// A slice of the file with Read's line-number prefixes.
@@ -24,8 +30,10 @@ pub enum RepairShape {
 }
 
 impl RepairShape {
-    const ALL: [RepairShape; 6] = [
+    const ALL: [RepairShape; 8] = [
         RepairShape::AsGiven,
+        RepairShape::Slice,
+        RepairShape::Straightened,
         RepairShape::Sanitized,
         RepairShape::Prefixed,
         RepairShape::SanitizedPrefixed,
@@ -48,8 +56,10 @@ impl RepairShape {
 /// Input of `repair`.
 ///
 /// Framing: shape byte, param byte (bits 0–1 prefix format, bit 2 upper-case hex, bit 3 prefix
-/// `new` too, bit 4 sanitize `new` too), start u16, len u16, line-number shift u16, then the
-/// file, old and new texts.
+/// `new` too, bit 4 sanitize `new` too, bits 5–7 all set: file body verbatim instead of expanded), start
+/// u16, len u16 (the slice holds `1 + len % 48` characters), line-number shift u16, then the
+/// file body (stand-ins of [`crate::hard_parts::expand`] make its hard parts: tags REPAIR-1
+/// abbreviates, curly quotes, non-ASCII, `\u` escapes), old and new texts.
 #[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
 pub struct RepairCase {
     /// How `old_string` is made.
@@ -67,9 +77,9 @@ pub struct RepairCase {
     /// Added to the slice's real first line number (0: the numbers Read would show).
     #[arbitrary(with = framing::u16_le)]
     pub shift: u16,
-    /// The file text (its LF view is searched).
-    #[arbitrary(with = framing::text)]
-    pub file: String,
+    /// The file body (its text's LF view is searched).
+    #[arbitrary(with = framing::blob)]
+    pub body: Vec<u8>,
     /// `old_string` for [`RepairShape::AsGiven`].
     #[arbitrary(with = framing::text)]
     pub old: String,
@@ -84,14 +94,14 @@ impl RepairCase {
         let mut w = Writer::new();
         w.byte(self.shape.tag()).byte(self.param);
         w.u16_le(self.start).u16_le(self.len).u16_le(self.shift);
-        w.text(&self.file)?;
+        w.blob(&self.body)?;
         w.text(&self.old)?;
         w.text(&self.new)?;
         Some(w.finish())
     }
 }
 
-/// The desanitization table of REPAIR-1, written out from the spec.
+/// The desanitization table of REPAIR-1; deliberately duplicates SPEC.md's table (not the code's).
 const TABLE: [(&str, &str); 18] = [
     ("<fnr>", "<function_results>"),
     ("<n>", "<name>"),
@@ -139,6 +149,7 @@ fn sanitize(s: &str) -> String {
         .fold(s.to_string(), |acc, (short, long)| acc.replace(long, short))
 }
 
+/// MATCH-2's folding; deliberately duplicates the spec's four-quote table.
 fn fold(s: &str) -> String {
     s.chars()
         .map(|c| match c {
@@ -212,16 +223,118 @@ fn strip_model(s: &str) -> Option<(usize, String)> {
     None
 }
 
-fn slice(view: &str, start: u16, len: u16) -> &str {
-    let mut s = usize::from(start).min(view.len());
-    while !view.is_char_boundary(s) {
-        s -= 1;
+/// REPAIR-6's spelling of non-ASCII as `\uXXXX` (UTF-16 units), written here from the spec.
+fn escape(s: &str, upper: bool) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                out.push_str(&if upper {
+                    format!("\\u{unit:04X}")
+                } else {
+                    format!("\\u{unit:04x}")
+                });
+            }
+        }
     }
-    let mut e = (s + usize::from(len)).min(view.len());
-    while !view.is_char_boundary(e) {
-        e -= 1;
+    out
+}
+
+/// REPAIR-6's other direction: `\\uXXXX` (either case) decoded, surrogate pairs joined. `None`
+/// when an escape is a lone surrogate: no character can stand for it, and the spec does not say
+/// whether the other escapes are then decoded, so the model leaves such strings undecided.
+fn unescape(s: &str) -> Option<String> {
+    let unit = |at: &str| {
+        let hex = at.strip_prefix("\\u")?.get(..4)?;
+        if hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            u16::from_str_radix(hex, 16).ok()
+        } else {
+            None
+        }
+    };
+    let mut out = String::new();
+    let mut i = 0;
+    while i < s.len() {
+        if let Some(u) = unit(&s[i..]) {
+            let pair = unit(&s[i + 6..]).filter(|_| (0xD800..0xDC00).contains(&u));
+            if let Some(c) = pair.and_then(|l| char::decode_utf16([u, l]).next()?.ok()) {
+                out.push(c);
+                i += 12;
+                continue;
+            }
+            let c = char::from_u32(u32::from(u))?;
+            out.push(c);
+            i += 6;
+            continue;
+        }
+        let c = s[i..].chars().next().unwrap_or('\0');
+        out.push(c);
+        i += c.len_utf8().max(1);
     }
-    &view[s..e]
+    Some(out)
+}
+
+/// Where a `repair` input ended: which branch of REPAIR-2/3/4/6 (and, for REPAIR-4, which of
+/// MATCH-1/2 found the literal text) decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepairEnd {
+    /// `old_string` is empty: nothing to repair.
+    EmptyOld,
+    /// REPAIR-4 with MATCH-1: the literal text occurs, no repair fired.
+    OccursExactly,
+    /// REPAIR-4 with MATCH-2: the literal text occurs only quote-folded, no repair fired.
+    OccursFolded,
+    /// REPAIR-2: desanitization fired, with exactly the entries the spec gives.
+    Desanitized,
+    /// REPAIR-3: line-number prefixes stripped.
+    PrefixStripped,
+    /// REPAIR-2 then REPAIR-3.
+    DesanitizedAndStripped,
+    /// REPAIR-6: `\uXXXX` in `old_string` decoded.
+    EscapesDecoded,
+    /// REPAIR-6: non-ASCII in `old_string` found as escapes in the file.
+    EscapedFileMatched,
+    /// No repair applies and the text does not occur (the engine will say `not_found`).
+    NotRepaired,
+}
+
+/// The places of [`RepairEnd`] that every corpus must reach (the depth goal of `repair`).
+pub const BRANCHES: [&str; 8] = [
+    "occurs_exactly",
+    "occurs_folded",
+    "desanitized",
+    "prefix_stripped",
+    "desanitized_and_stripped",
+    "escapes_decoded",
+    "escaped_file_matched",
+    "not_repaired",
+];
+
+impl RepairEnd {
+    /// The ending as the depth table counts it: a repair decided by the spec is the real check.
+    pub fn ending(self) -> Ending {
+        let place = match self {
+            RepairEnd::EmptyOld => "empty_old",
+            RepairEnd::OccursExactly => "occurs_exactly",
+            RepairEnd::OccursFolded => "occurs_folded",
+            RepairEnd::Desanitized => "desanitized",
+            RepairEnd::PrefixStripped => "prefix_stripped",
+            RepairEnd::DesanitizedAndStripped => "desanitized_and_stripped",
+            RepairEnd::EscapesDecoded => "escapes_decoded",
+            RepairEnd::EscapedFileMatched => "escaped_file_matched",
+            RepairEnd::NotRepaired => "not_repaired",
+        };
+        match self {
+            RepairEnd::Desanitized
+            | RepairEnd::PrefixStripped
+            | RepairEnd::DesanitizedAndStripped
+            | RepairEnd::EscapesDecoded
+            | RepairEnd::EscapedFileMatched => Ending::deep(place),
+            _ => Ending::shallow(place),
+        }
+    }
 }
 
 /// Builds the case's strings and checks the repair of `old`/`new` against the file:
@@ -230,11 +343,39 @@ fn slice(view: &str, start: u16, len: u16) -> &str {
 /// desanitization fires exactly when the spec says and applies the same entries to `new`
 /// (REPAIR-2); line-prefix stripping fires when the spec says and yields the stripped text
 /// (REPAIR-3).
-pub fn repair(case: &RepairCase) -> Check {
+pub fn repair(case: &RepairCase) -> Result<RepairEnd, String> {
     let p = case.param;
-    let mut view = case.file.replace("\r\n", "\n");
-    let piece = slice(&view, case.start, case.len).to_string();
-    let line_of_piece = 1 + view[..view.find(&piece).unwrap_or(0)].matches('\n').count() as u64;
+    let file = if p & 0xE0 == 0xE0 {
+        String::from_utf8_lossy(&case.body).into_owned()
+    } else {
+        expand(&case.body)
+    };
+    let mut view = file.replace("\r\n", "\n");
+    let (s, mut e) = span(&view, case.start, case.len as u8, false);
+    // A shape that changes only certain text reaches to the next such text when the slice has
+    // none: a long tag for the abbreviating shapes, a curly quote for the straightened one.
+    let next = |what: &[&str]| {
+        what.iter()
+            .filter_map(|w| view[s..].find(w).map(|at| s + at + w.len()))
+            .min()
+    };
+    let piece_changes = |e: usize| match case.shape {
+        RepairShape::Sanitized | RepairShape::SanitizedPrefixed => {
+            sanitize(&view[s..e]) != view[s..e]
+        }
+        RepairShape::Straightened => fold(&view[s..e]) != view[s..e],
+        _ => true,
+    };
+    if !piece_changes(e) {
+        let longs: Vec<&str> = TABLE.iter().map(|(_, long)| *long).collect();
+        let reach = match case.shape {
+            RepairShape::Straightened => next(&["\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}"]),
+            _ => next(&longs),
+        };
+        e = reach.unwrap_or(e).max(e);
+    }
+    let piece = view[s..e].to_string();
+    let line_of_piece = 1 + view[..s].matches('\n').count() as u64;
     let first = line_of_piece + u64::from(case.shift);
     let mut new = case.new.clone();
     if p & 16 != 0 {
@@ -245,14 +386,16 @@ pub fn repair(case: &RepairCase) -> Check {
     }
     let old = match case.shape {
         RepairShape::AsGiven => case.old.clone(),
+        RepairShape::Slice => piece.clone(),
+        RepairShape::Straightened => fold(&piece),
         RepairShape::Sanitized => sanitize(&piece),
         RepairShape::Prefixed => prefix_lines(&piece, usize::from(p & 3), first),
         RepairShape::SanitizedPrefixed => {
             prefix_lines(&sanitize(&piece), usize::from(p & 3), first)
         }
-        RepairShape::Escaped => escape_non_ascii(&piece, p & 4 != 0),
+        RepairShape::Escaped => escape(&piece, p & 4 != 0),
         RepairShape::EscapedFile => {
-            view = escape_non_ascii(&view, p & 4 != 0);
+            view = escape(&view, p & 4 != 0);
             piece.clone()
         }
     };
@@ -270,7 +413,13 @@ pub fn repair(case: &RepairCase) -> Check {
             r.repairs.is_empty() && r.old == old && r.new == new,
             "REPAIR-4: a repair fired although old_string occurs: {r:?}"
         );
-        return Ok(());
+        return Ok(if old.is_empty() {
+            RepairEnd::EmptyOld
+        } else if view.contains(old.as_str()) {
+            RepairEnd::OccursExactly
+        } else {
+            RepairEnd::OccursFolded
+        });
     }
     if r.repairs.is_empty() {
         ensure!(
@@ -306,7 +455,7 @@ pub fn repair(case: &RepairCase) -> Check {
             "REPAIR-2: expected desanitize to {desanitized:?} / {:?}, got {r:?}",
             apply_entries(&new, &entries)
         );
-        return Ok(());
+        return Ok(RepairEnd::Desanitized);
     }
     ensure!(
         r.repairs.first().copied() != Some("desanitize") || !entries.is_empty(),
@@ -325,7 +474,65 @@ pub fn repair(case: &RepairCase) -> Check {
                 r.repairs == want && r.old == stripped,
                 "REPAIR-3: expected {want:?} and old {stripped:?}, got {r:?}"
             );
+            return Ok(if entries.is_empty() {
+                RepairEnd::PrefixStripped
+            } else {
+                RepairEnd::DesanitizedAndStripped
+            });
         }
     }
-    Ok(())
+    // REPAIR-6, where nothing above could have fired: escapes in old decoded, or old's
+    // non-ASCII found escaped in the file (then new is escaped in the file's hex case).
+    if entries.is_empty() && strip_model(&old).is_none() {
+        let plain = unescape(&old).unwrap_or_else(|| old.clone());
+        if plain != old && occurs(&view, &plain) {
+            ensure!(
+                r.repairs == ["unicode_escape"] && r.old == plain,
+                "REPAIR-6: expected old {plain:?} with its escapes decoded, got {r:?}"
+            );
+            return Ok(RepairEnd::EscapesDecoded);
+        }
+        if !old.is_ascii() && !old.contains("\\u") {
+            let (lower, upper) = (escape(&old, false), escape(&old, true));
+            let hit = [(lower, false), (upper, true)]
+                .into_iter()
+                .find(|(e, _)| occurs(&view, e));
+            if let Some((escaped, upper)) = hit {
+                ensure!(
+                    r.repairs == ["unicode_escape"] && r.old == escaped,
+                    "REPAIR-6: expected old {escaped:?} as the file spells it, got {r:?}"
+                );
+                if r.old == escape(&old, !upper) || escape(&new, false) == escape(&new, true) {
+                    ensure!(
+                        r.new == escape(&new, false) || r.new == escape(&new, true),
+                        "REPAIR-6: new {:?} not escaped like the file",
+                        r.new
+                    );
+                } else {
+                    ensure!(
+                        r.new == escape(&new, upper),
+                        "REPAIR-6: expected new {:?} in the file's hex case, got {:?}",
+                        escape(&new, upper),
+                        r.new
+                    );
+                }
+                return Ok(RepairEnd::EscapedFileMatched);
+            }
+        }
+    }
+    if old.is_ascii() && !old.contains("\\u") {
+        ensure!(
+            !r.repairs.contains(&"unicode_escape"),
+            "unicode_escape fired on a string it has nothing to act on: {r:?}"
+        );
+    }
+    Ok(if r.repairs.contains(&"unicode_escape") {
+        if old.contains("\\u") {
+            RepairEnd::EscapesDecoded
+        } else {
+            RepairEnd::EscapedFileMatched
+        }
+    } else {
+        RepairEnd::NotRepaired
+    })
 }

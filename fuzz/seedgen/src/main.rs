@@ -6,14 +6,15 @@
 //! loader would reject still seeds the parsers); its files and tool calls become inputs in the
 //! framing of each target (`editref_fuzzing::framing`). Structured seeds are decoded again
 //! before they are written, so a framing change cannot silently produce useless seeds.
-//! `<seeds dir>/<target>/` is emptied first: the seeds are always exactly what the corpus gives.
+//! `<seeds dir>/<target>/` is emptied first: the seeds are always exactly what the corpus gives,
+//! cut down to the small committed share of `select.rs`.
 
 use arbitrary::{Arbitrary, Unstructured};
 use base64::Engine as _;
 use editref::disk::Fault;
 use editref_fuzzing::{
     AtomicCase, AtomicTool, BlockSpec, EditCase, EditSpec, FaultChoice, FileForm, InputKind,
-    QuoteCase, RepairCase, RepairShape, SearchReplaceCase, PARSE_RAW, TARGETS,
+    OldString, QuoteCase, RepairCase, RepairShape, SearchReplaceCase, PARSE_RAW, TARGETS,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod patch_seeds;
+mod select;
 use patch_seeds::apply_patch_seeds;
 
 /// One parsed case: its id, raw text, initial files and tool calls (with the file state each
@@ -173,10 +175,30 @@ fn str_field(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
+/// One edit of a corpus call: its strings as sent.
+#[derive(Clone)]
+pub(crate) struct CallEdit {
+    pub(crate) old: String,
+    pub(crate) new: String,
+    pub(crate) replace_all: bool,
+}
+
+/// An edit whose strings are sent exactly as the corpus has them.
+fn verbatim(old: &str, new: &str, replace_all: bool) -> EditSpec {
+    EditSpec {
+        replace_all,
+        old: OldString::Given {
+            text: old.to_string(),
+            expanded: false,
+        },
+        new: new.to_string(),
+    }
+}
+
 /// The edits of an Edit or MultiEdit call whose strings are strings.
-fn edits_of(call: &Call) -> Option<Vec<EditSpec>> {
+fn edits_of(call: &Call) -> Option<Vec<CallEdit>> {
     let one = |v: &Value| {
-        Some(EditSpec {
+        Some(CallEdit {
             old: str_field(v, "old_string")?,
             new: str_field(v, "new_string")?,
             replace_all: matches!(v.get("replace_all"), Some(Value::Bool(true)))
@@ -337,9 +359,9 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                     fault: FaultChoice(Fault::Errno(libc_enospc())),
                     position: 7,
                     flags: 0,
-                    file: file.clone().unwrap_or_default(),
-                    old: String::new(),
-                    new: content,
+                    form: FileForm::Raw,
+                    body: file.clone().unwrap_or_default(),
+                    edit: verbatim("", &content, false),
                 };
                 seeds.add_checked("atomic_write", name.clone(), &a, a.to_bytes());
             }
@@ -349,23 +371,27 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
             continue;
         };
         let file = file.unwrap_or_default();
+        // The corpus's strings verbatim, on the file's bytes as they are.
         let e = EditCase {
-            form: FileForm::AsIs,
-            stand_ins: false,
-            file: file.clone(),
-            edits: edits.clone(),
+            form: FileForm::Raw,
+            body: file.clone(),
+            edits: edits
+                .iter()
+                .map(|c| verbatim(&c.old, &c.new, c.replace_all))
+                .collect(),
         };
         seeds.add_checked("edit_vs_model", name.clone(), &e, e.to_bytes());
 
         let text = text_of(&file);
         for (k, edit) in edits.iter().enumerate().take(4) {
+            // param bits 5-7: the corpus's file text verbatim, without stand-ins.
             let r = RepairCase {
                 shape: RepairShape::AsGiven,
-                param: 0,
+                param: 0xE0,
                 start: 0,
                 len: 0,
                 shift: 0,
-                file: text.clone(),
+                body: text.clone().into_bytes(),
                 old: edit.old.clone(),
                 new: edit.new.clone(),
             };
@@ -381,7 +407,7 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                 let start = text.find(edit.old.as_str()).unwrap_or(0);
                 let shaped = RepairCase {
                     shape,
-                    param: s as u8,
+                    param: 0xE0 | s as u8,
                     start: start.min(u16::MAX as usize) as u16,
                     len: edit.old.len().clamp(1, u16::MAX as usize) as u16,
                     ..r.clone()
@@ -430,9 +456,9 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
                     fault: FaultChoice(fault),
                     position,
                     flags: 0,
-                    file: file.clone(),
-                    old: edits[0].old.clone(),
-                    new: edits[0].new.clone(),
+                    form: FileForm::Raw,
+                    body: file.clone(),
+                    edit: verbatim(&edits[0].old, &edits[0].new, edits[0].replace_all),
                 };
                 seeds.add_checked("atomic_write", format!("{name}-{j}"), &a, a.to_bytes());
             }
@@ -443,7 +469,7 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
 /// A `search_replace_parse` input from one edit: the edit written as an Aider block (as the raw
 /// reply and as a block to render), and its strings searched flexibly in the file, planted into
 /// it with an indentation that depends on `k`.
-fn search_replace_seed(path: &str, text: &str, edit: &EditSpec, k: usize) -> SearchReplaceCase {
+fn search_replace_seed(path: &str, text: &str, edit: &CallEdit, k: usize) -> SearchReplaceCase {
     let line = |s: &str| {
         if s.is_empty() || s.ends_with('\n') {
             s.to_string()
@@ -513,12 +539,9 @@ fn main() -> ExitCode {
             eprintln!("cannot create {}: {e}", dir.display());
             return ExitCode::from(1);
         }
-        let list = seeds
-            .by_target
-            .get(target)
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
-        for (name, bytes) in list {
+        let mut list = select::corpus_share(seeds.by_target.remove(target).unwrap_or_default());
+        list.extend(select::random_share(target));
+        for (name, bytes) in &list {
             if let Err(e) = std::fs::write(dir.join(name), bytes) {
                 eprintln!("cannot write seed {name}: {e}");
                 return ExitCode::from(1);

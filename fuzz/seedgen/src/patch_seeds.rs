@@ -1,9 +1,10 @@
 //! Seeds of the apply_patch targets: the corpus's edits turned into V4A chunks, patches,
 //! model patches and chunks to locate.
 
+use crate::CallEdit;
 use crate::Seeds;
 use arbitrary::Unstructured;
-use editref_fuzzing::{EditSpec, ModelChunk, ModelLine, ModelOp, PatchModel, SeekCase, PARSE_RAW};
+use editref_fuzzing::{ModelChunk, ModelLine, ModelOp, PatchModel, SeekCase, PARSE_RAW};
 
 /// The whole lines of `text` around the first occurrence of `old`, and the same lines with
 /// `new` in its place: an Edit turned into a V4A chunk.
@@ -37,7 +38,7 @@ pub(crate) fn apply_patch_seeds(
     name: &str,
     path: &str,
     text: &str,
-    edits: &[EditSpec],
+    edits: &[CallEdit],
     seeds: &mut Seeds,
 ) {
     let chunks: Vec<(String, String)> = edits
