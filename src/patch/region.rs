@@ -82,6 +82,22 @@ pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Ch
             _ => regions.push((ls, le, i..i + 1)),
         }
     }
+    // A region whose new text ends inside a line (a replacement took a line break and put
+    // none back) joins the line after it: that line belongs to the region too, and so does a
+    // region starting there (EDIT-6: the hunk removes both lines and adds the joined one).
+    let mut joined: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::with_capacity(regions.len());
+    let mut next = regions.into_iter().peekable();
+    while let Some((ls, mut le, mut reps)) = next.next() {
+        while le < old.len() && !ends_with_break(old, ls, le, &replacements[reps.clone()]) {
+            le = line_end(old, le);
+            while let Some((_, nle, nreps)) = next.next_if(|r| r.0 < le) {
+                le = le.max(nle);
+                reps.end = nreps.end;
+            }
+        }
+        joined.push((ls, le, reps));
+    }
+    let regions = joined;
     // 2. Diff each region's lines; collect the changes with absolute positions.
     let mut out = Vec::with_capacity(regions.len());
     let mut added = String::new();
@@ -163,6 +179,22 @@ pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Ch
         delta += new_lines.len() as isize - old_lines.len() as isize;
     }
     (join_adjacent(old, out), added)
+}
+
+/// Whether the new text of the region `ls..le` of `old`, with `reps` applied (sorted, inside the
+/// region), is empty or ends with a line break — read off from the end, without building it.
+fn ends_with_break(old: &str, ls: usize, le: usize, reps: &[Replacement]) -> bool {
+    let mut end = le;
+    for rep in reps.iter().rev() {
+        if rep.end < end {
+            return old.as_bytes()[end - 1] == b'\n';
+        }
+        if let Some(&last) = rep.text.as_bytes().last() {
+            return last == b'\n';
+        }
+        end = rep.start;
+    }
+    end == ls || old.as_bytes()[end - 1] == b'\n'
 }
 
 /// Joins changes that sit side by side in both texts (a region ends where the next begins) into

@@ -258,3 +258,49 @@ fn edit_6_a_small_change_inside_a_large_edit_is_diffed_finely() {
     let changed: Vec<&String> = h[0].lines.iter().filter(|l| !l.starts_with(' ')).collect();
     assert_eq!(changed, ["-l2500", "+changed"]);
 }
+
+#[test]
+fn edit_6_a_replacement_that_takes_a_line_break_joins_the_next_line_in_the_hunk() {
+    // "a\n" → "x": the two lines become one, so the hunk removes both and adds the joined line.
+    let old = "a\nb\n";
+    let h = structured_patch(old, &rep(old, "a\n", "x"));
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0].lines, ["-a", "-b", "+xb"]);
+    assert_eq!(
+        (
+            h[0].old_start,
+            h[0].old_lines,
+            h[0].new_start,
+            h[0].new_lines
+        ),
+        (1, 2, 1, 1)
+    );
+    // A deletion of a line's tail with its break (EDIT-2's shape) joins likewise, and a hit
+    // on the line it joins is part of the same hunk.
+    let old = "keep\nvalue\nnext value\nend\n";
+    let mut reps = rep(old, "ue\n", "");
+    reps.push(Replacement {
+        start: old.find("next value").unwrap() + 5,
+        end: old.find("next value").unwrap() + 10,
+        text: "VALUE".into(),
+    });
+    let h = structured_patch(old, &reps);
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert_eq!(
+        h[0].lines,
+        [" keep", "-value", "-next value", "+valnext VALUE", " end"]
+    );
+    // At the end of a file without a final break there is nothing to join.
+    let old = "a\nb";
+    let h = structured_patch(old, &rep(old, "\nb", ""));
+    assert_eq!(
+        h[0].lines,
+        [
+            "-a",
+            "-b",
+            "\\ No newline at end of file",
+            "+a",
+            "\\ No newline at end of file"
+        ]
+    );
+}
