@@ -83,16 +83,20 @@ fn read_call() -> (String, Value) {
 /// full read (READ-3).
 const PAGED_ABOVE: usize = 200 * 1024;
 
+/// Lines per page: ~60 KB, under every shipping tool's limit for one Read (Claude Code's is
+/// 25,000 tokens).
+const PAGE_LINES: usize = 1000;
+
 /// The untimed Reads an edit of a file of `bytes` bytes and `lines` lines needs.
 fn reads_before_edit(bytes: usize, lines: usize) -> Vec<(String, Value)> {
     if bytes <= PAGED_ABOVE {
         return vec![read_call()];
     }
-    (0..lines.div_ceil(READ_LINES))
+    (0..lines.div_ceil(PAGE_LINES))
         .map(|k| {
             (
                 "Read".to_string(),
-                json!({"file_path": "a.txt", "offset": k * READ_LINES + 1, "limit": READ_LINES}),
+                json!({"file_path": "a.txt", "offset": k * PAGE_LINES + 1, "limit": PAGE_LINES}),
             )
         })
         .collect()
@@ -308,12 +312,12 @@ mod tests {
             .into_iter()
             .find(|w| w.name == "edit-1m-crlf")
             .unwrap();
-        // 1 MB is read in pages of 2,000 lines that cover every line (READ-3).
+        // 1 MB is read in pages of 1,000 lines that cover every line (READ-3).
         assert_eq!(
             crlf.setup.len(),
-            lines_for(1024 * 1024).div_ceil(READ_LINES)
+            lines_for(1024 * 1024).div_ceil(PAGE_LINES)
         );
-        assert_eq!(crlf.setup[1].1["offset"], 2001);
+        assert_eq!(crlf.setup[1].1["offset"], 1001);
         let Content::Bytes(b) = &crlf.files[0].1.content else {
             panic!()
         };
