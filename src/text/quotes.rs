@@ -201,6 +201,16 @@ mod tests {
     }
 
     #[test]
+    fn match_2_only_the_four_curly_quotes_are_curly() {
+        for c in ['\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}'] {
+            assert!(is_curly(c), "{c}");
+        }
+        for c in ['"', '\'', 'a', '\u{00AB}', '\u{201E}', '\u{2032}', '\u{2014}'] {
+            assert!(!is_curly(c), "{c}");
+        }
+    }
+
+    #[test]
     fn match_4_the_ends_of_new_string_see_the_file_around_the_hit() {
         let text = "it’s here";
         let around = Around::of(text, 2, 6);
