@@ -165,7 +165,7 @@ pub(super) fn check_unchanged(
 
 #[cfg(test)]
 mod tests {
-    use super::super::staged::DIRECT_WRITE;
+    use super::super::staged::{DIRECT_WRITE, WRITE_PIECE};
     use super::*;
     use crate::disk::{is_temp_name, Fault, FaultFs, Op, RealFs, MAP_MIN};
     use std::sync::Arc;
@@ -282,6 +282,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("f.txt");
         let big = vec![b'x'; DIRECT_WRITE + 5];
+        // Longer than one write piece, and not a multiple of it.
+        let huge: Vec<u8> = (0..2 * WRITE_PIECE + 7)
+            .map(|i| b'a' + (i % 23) as u8)
+            .collect();
         let mut chunks = vec![Chunk::Original(b"head ")];
         let mut expected = b"head ".to_vec();
         for i in 0..20_000u32 {
@@ -291,6 +295,10 @@ mod tests {
             if i == 10_000 {
                 expected.extend_from_slice(&big);
                 chunks.push(Chunk::Original(&big));
+            }
+            if i == 15_000 {
+                expected.extend_from_slice(&huge);
+                chunks.push(Chunk::Original(&huge));
             }
         }
         atomic_write(
