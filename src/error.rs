@@ -201,8 +201,23 @@ impl ToolError {
         )
     }
 
-    /// An OS error that happened while the file was left untouched.
+    /// `outside_root` for a lookup the kernel (or the walk in its place) refused because it
+    /// would have left the root (`EXDEV`, PATH-2): a directory of the path was swapped for a
+    /// symlink to the outside after resolution checked it. No rename editref makes crosses a
+    /// directory, so `EXDEV` has no other source.
+    pub fn escaped(context: &str) -> ToolError {
+        ToolError::new(
+            Code::OutsideRoot,
+            format!("{context}: the path led outside the allowed root (a directory of it was replaced by a symbolic link). Only files under the root can be read or changed; nothing was changed."),
+        )
+    }
+
+    /// An OS error that happened while the file was left untouched (`outside_root` for an
+    /// escape refused beneath the root, see [`ToolError::escaped`]).
     pub fn io(context: &str, err: &std::io::Error) -> ToolError {
+        if err.raw_os_error() == Some(libc::EXDEV) {
+            return ToolError::escaped(context);
+        }
         ToolError::new(
             Code::Io,
             format!("{context}: {err}. The file was left untouched."),

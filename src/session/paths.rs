@@ -78,6 +78,7 @@ impl Session {
 
 fn path_error(e: &io::Error, given: &str) -> ToolError {
     match e.raw_os_error() {
+        Some(libc::EXDEV) => ToolError::escaped(given),
         Some(libc::ELOOP) => ToolError::new(
             Code::InvalidPath,
             format!("'{given}' has too many levels of symbolic links (a loop?). Use the real path of the file."),
