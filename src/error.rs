@@ -202,9 +202,8 @@ impl ToolError {
     }
 
     /// `outside_root` for a lookup the kernel (or the walk in its place) refused because it
-    /// would have left the root (`EXDEV`, PATH-2): a directory of the path was swapped for a
-    /// symlink to the outside after resolution checked it. No rename editref makes crosses a
-    /// directory, so `EXDEV` has no other source.
+    /// would have left the root ([`crate::disk::Escaped`], PATH-2): a directory of the path
+    /// was swapped for a symlink to the outside after resolution checked it.
     pub fn escaped(context: &str) -> ToolError {
         ToolError::new(
             Code::OutsideRoot,
@@ -215,7 +214,7 @@ impl ToolError {
     /// An OS error that happened while the file was left untouched (`outside_root` for an
     /// escape refused beneath the root, see [`ToolError::escaped`]).
     pub fn io(context: &str, err: &std::io::Error) -> ToolError {
-        if err.raw_os_error() == Some(libc::EXDEV) {
+        if crate::disk::is_escape(err) {
             return ToolError::escaped(context);
         }
         ToolError::new(

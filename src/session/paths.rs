@@ -77,8 +77,10 @@ impl Session {
 }
 
 fn path_error(e: &io::Error, given: &str) -> ToolError {
+    if disk::is_escape(e) {
+        return ToolError::escaped(given);
+    }
     match e.raw_os_error() {
-        Some(libc::EXDEV) => ToolError::escaped(given),
         Some(libc::ELOOP) => ToolError::new(
             Code::InvalidPath,
             format!("'{given}' has too many levels of symbolic links (a loop?). Use the real path of the file."),

@@ -9,7 +9,7 @@
 //! RESOLVE_NO_MAGICLINKS`, or the `O_NOFOLLOW` walk where the kernel lacks it
 //! (`resolve.rs`) — and names are then acted on relative to a handle of their directory
 //! (`renameat2`, `unlinkat`, `mkdirat`, `linkat`), so no later lookup can be diverted. An
-//! escape fails with `EXDEV`, reported as `outside_root`.
+//! escape fails with [`Escaped`], reported as `outside_root`.
 //!
 //! Paths outside the root (editref's own files, such as an undo journal kept elsewhere, and
 //! the `lstat`/`readlink` of resolution following a link out, which resolution then refuses)
@@ -18,7 +18,7 @@
 mod file;
 mod resolve;
 
-pub use resolve::Resolver;
+pub use resolve::{is_escape, Escaped, Resolver};
 
 use super::fs::{FileHandle, Fs, Meta, RealFile, RealFs};
 use file::BeneathFile;
@@ -155,7 +155,13 @@ impl Fs for BeneathFs {
             )
         };
         if n < 0 {
-            return Err(io::Error::last_os_error());
+            let e = io::Error::last_os_error();
+            // With an empty name, a descriptor of anything but a symlink answers ENOENT;
+            // readlink(2) says EINVAL for that.
+            return Err(match e.raw_os_error() {
+                Some(libc::ENOENT) => io::Error::from_raw_os_error(libc::EINVAL),
+                _ => e,
+            });
         }
         buf.truncate(n as usize);
         Ok(PathBuf::from(OsString::from_vec(buf)))

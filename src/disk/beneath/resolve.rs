@@ -33,6 +33,10 @@ static NO_OPENAT2: AtomicBool = AtomicBool::new(false);
 /// Most symlinks followed in one resolution, as the kernel's limit (`ELOOP` past it).
 const MAX_LINKS: u32 = 40;
 
+/// Looks again at a name that failed as a directory but is no symlink either, before giving
+/// the failure back (it may have been swapped back to a directory in between).
+const MAX_RETRIES: u32 = 2;
+
 fn errno(code: i32) -> io::Error {
     io::Error::from_raw_os_error(code)
 }
@@ -51,9 +55,45 @@ fn check(fd: libc::c_int) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
+/// A lookup refused because it would have left the root: what `EXDEV` means when it comes
+/// from a resolution beneath the root (and only then: an `EXDEV` from a rename or from a fault
+/// injected through the seam keeps its own meaning).
+#[derive(Debug)]
+pub struct Escaped;
+
+impl std::fmt::Display for Escaped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the path leads outside the root")
+    }
+}
+
+impl std::error::Error for Escaped {}
+
+/// Whether `e` is a lookup refused beneath the root ([`Escaped`]), which tools report as
+/// `outside_root` (PATH-2).
+pub fn is_escape(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Escaped>())
+}
+
 /// Opens `rel` (relative to the root; empty means the root itself) with `flags` and `mode`.
-/// `O_CLOEXEC` is always added. An escape from the root fails with `EXDEV`.
+/// `O_CLOEXEC` is always added. An escape from the root fails with [`Escaped`].
 pub fn open(
+    root: BorrowedFd<'_>,
+    rel: &Path,
+    flags: libc::c_int,
+    mode: u32,
+    how: Resolver,
+) -> io::Result<OwnedFd> {
+    resolve(root, rel, flags, mode, how).map_err(|e| {
+        if e.raw_os_error() == Some(libc::EXDEV) {
+            io::Error::other(Escaped)
+        } else {
+            e
+        }
+    })
+}
+
+fn resolve(
     root: BorrowedFd<'_>,
     rel: &Path,
     flags: libc::c_int,
@@ -156,7 +196,7 @@ fn walk(root: BorrowedFd<'_>, rel: &Path, flags: libc::c_int, mode: u32) -> io::
     // The directories entered below the root; empty means at the root.
     let mut stack: Vec<OwnedFd> = Vec::new();
     let mut pending: std::collections::VecDeque<OsString> = parts(rel).into();
-    let mut links = 0;
+    let (mut links, mut retries) = (0, 0);
     let follow_last = flags & libc::O_NOFOLLOW == 0;
     loop {
         let cur = stack.last().map_or(root.as_raw_fd(), |fd| fd.as_raw_fd());
@@ -197,7 +237,14 @@ fn walk(root: BorrowedFd<'_>, rel: &Path, flags: libc::c_int, mode: u32) -> io::
             return Err(err);
         }
         let Some(target) = link_target(cur, &c)? else {
-            return Err(err);
+            // Not a symlink: a file where a directory was needed, or a symlink swapped back
+            // for a directory meanwhile, which a second look up finds.
+            retries += 1;
+            if retries > MAX_RETRIES {
+                return Err(err);
+            }
+            pending.push_front(name);
+            continue;
         };
         links += 1;
         if links > MAX_LINKS {
