@@ -1,4 +1,4 @@
-//! PATH-2 (D33) against a live adversary: while thousands of Reads, Edits and Writes run on
+//! PATH-2 (D30) against a live adversary: while thousands of Reads, Edits and Writes run on
 //! `d/…` inside the root, another thread swaps the directory `d` for a symlink to a directory
 //! outside the root and back, in a tight loop (`renameat2` with `RENAME_EXCHANGE` of the real
 //! directory and a symlink — relative `../outside` and absolute in turn — so that `d` is

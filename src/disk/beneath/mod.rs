@@ -1,4 +1,4 @@
-//! Root confinement by the kernel (PATH-2, D33): [`BeneathFs`] performs every call on a path
+//! Root confinement by the kernel (PATH-2, D30): [`BeneathFs`] performs every call on a path
 //! inside the session's root relative to a handle on the root directory, resolved so that it
 //! cannot leave it.
 //!
@@ -64,7 +64,7 @@ impl Root {
     }
 }
 
-/// The real file system, confined to a root directory by the kernel (PATH-2, D33).
+/// The real file system, confined to a root directory by the kernel (PATH-2, D30).
 ///
 /// What a session confined to a root uses ([`crate::Session::new`] with a root): every call
 /// on a path inside the root resolves it beneath a handle on the root, so that no symlink —

@@ -1,4 +1,4 @@
-//! PATH-2 / D33: calls beneath the root, with `openat2` and with the walk alike.
+//! PATH-2 / D30: calls beneath the root, with `openat2` and with the walk alike.
 
 use super::{BeneathFs, Resolver};
 use crate::disk::{atomic_write, load, Fs, Kind, WriteRequest};
