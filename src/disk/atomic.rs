@@ -48,7 +48,7 @@ pub struct Written {
 }
 
 pub(super) fn io_error(what: &str, e: &io::Error) -> ToolError {
-    if super::is_escape(e) {
+    if crate::error::is_escape(e) {
         return ToolError::escaped(what);
     }
     let code = match e.kind() {

@@ -43,7 +43,7 @@ mod temp;
 
 pub use atomic::{atomic_write, WriteRequest, Written};
 pub use batch::{write_batch, BatchDone, BatchOp};
-pub use beneath::{is_escape, BeneathFs, Escaped, Resolver};
+pub use beneath::{BeneathFs, Resolver};
 pub use fault::{Fault, FaultFs, Op};
 pub use fs::{FileBytes, FileHandle, Fs, Kind, Meta, RealFs, MAP_MIN};
 pub use load::{load, LoadError, Loaded};

@@ -77,7 +77,7 @@ impl Session {
 }
 
 fn path_error(e: &io::Error, given: &str) -> ToolError {
-    if disk::is_escape(e) {
+    if crate::error::is_escape(e) {
         return ToolError::escaped(given);
     }
     match e.raw_os_error() {

@@ -9,7 +9,7 @@
 //! RESOLVE_NO_MAGICLINKS`, or the `O_NOFOLLOW` walk where the kernel lacks it
 //! (`resolve.rs`) — and names are then acted on relative to a handle of their directory
 //! (`renameat2`, `unlinkat`, `mkdirat`, `linkat`), so no later lookup can be diverted. An
-//! escape fails with [`Escaped`], reported as `outside_root`.
+//! escape fails with [`crate::error::Escaped`], reported as `outside_root`.
 //!
 //! Paths outside the root (editref's own files, such as an undo journal kept elsewhere, and
 //! the `lstat`/`readlink` of resolution following a link out, which resolution then refuses)
@@ -18,7 +18,7 @@
 mod file;
 mod resolve;
 
-pub use resolve::{is_escape, Escaped, Resolver};
+pub use resolve::Resolver;
 
 use super::fs::{FileHandle, Fs, Meta, RealFile, RealFs};
 use file::BeneathFile;

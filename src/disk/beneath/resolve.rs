@@ -17,6 +17,8 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Component, Path};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::error::Escaped;
+
 /// How paths are resolved beneath the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resolver {
@@ -53,26 +55,6 @@ fn check(fd: libc::c_int) -> io::Result<OwnedFd> {
     // SAFETY: a non-negative result of open/openat/openat2 is a new descriptor that nothing
     // else owns.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-/// A lookup refused because it would have left the root: what `EXDEV` means when it comes
-/// from a resolution beneath the root (and only then: an `EXDEV` from a rename or from a fault
-/// injected through the seam keeps its own meaning).
-#[derive(Debug)]
-pub struct Escaped;
-
-impl std::fmt::Display for Escaped {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the path leads outside the root")
-    }
-}
-
-impl std::error::Error for Escaped {}
-
-/// Whether `e` is a lookup refused beneath the root ([`Escaped`]), which tools report as
-/// `outside_root` (PATH-2).
-pub fn is_escape(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<Escaped>())
 }
 
 /// Opens `rel` (relative to the root; empty means the root itself) with `flags` and `mode`.

@@ -25,7 +25,7 @@ fn tree() -> (tempfile::TempDir, PathBuf) {
 }
 
 fn exdev<T>(r: std::io::Result<T>) -> bool {
-    matches!(r, Err(e) if super::is_escape(&e))
+    matches!(r, Err(e) if crate::error::is_escape(&e))
 }
 
 fn write(fs: &dyn Fs, target: &Path, bytes: &[u8]) -> Result<(), crate::ToolError> {
