@@ -199,10 +199,11 @@ fn run(test: &'static str, how: Resolver) {
             bad.push(format!("Write {i} reported done is not inside"));
         }
     }
-    let extra = std::fs::read_dir(&d).expect("list").count() as u64 - 1 - written.len() as u64;
-    if extra != 0 || !rs::residue(&top).is_empty() {
+    let entries = std::fs::read_dir(&d).expect("list").count();
+    if entries != 1 + written.len() || !rs::residue(&top).is_empty() {
         bad.push(format!(
-            "{extra} unexpected entries inside: {:?}",
+            "{entries} entries inside for {} expected, residue {:?}",
+            1 + written.len(),
             rs::residue(&top)
         ));
     }
