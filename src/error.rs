@@ -201,8 +201,22 @@ impl ToolError {
         )
     }
 
-    /// An OS error that happened while the file was left untouched.
+    /// `outside_root` for a lookup the kernel (or the walk in its place) refused because it
+    /// would have left the root ([`Escaped`], PATH-2): a directory of the path
+    /// was swapped for a symlink to the outside after resolution checked it.
+    pub fn escaped(context: &str) -> ToolError {
+        ToolError::new(
+            Code::OutsideRoot,
+            format!("{context}: the path led outside the allowed root (a directory of it was replaced by a symbolic link). Only files under the root can be read or changed; nothing was changed."),
+        )
+    }
+
+    /// An OS error that happened while the file was left untouched (`outside_root` for an
+    /// escape refused beneath the root, see [`ToolError::escaped`]).
     pub fn io(context: &str, err: &std::io::Error) -> ToolError {
+        if is_escape(err) {
+            return ToolError::escaped(context);
+        }
         ToolError::new(
             Code::Io,
             format!("{context}: {err}. The file was left untouched."),
@@ -235,6 +249,26 @@ pub mod msg {
         "File is a Jupyter Notebook. Use the NotebookEdit to edit this file.";
     /// `not_notebook`.
     pub const NOT_NOTEBOOK: &str = "File must be a Jupyter notebook (.ipynb file). For editing other file types, use the Edit tool.";
+}
+
+/// A lookup refused because it would have left the root: what `EXDEV` means when it comes
+/// from a resolution beneath the root (and only then: an `EXDEV` from a rename or from a fault
+/// injected through the seam keeps its own meaning).
+#[derive(Debug)]
+pub struct Escaped;
+
+impl std::fmt::Display for Escaped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the path leads outside the root")
+    }
+}
+
+impl std::error::Error for Escaped {}
+
+/// Whether `e` is a lookup refused beneath the root ([`Escaped`]), which tools report as
+/// `outside_root` (PATH-2).
+pub fn is_escape(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Escaped>())
 }
 
 #[cfg(test)]

@@ -43,6 +43,8 @@ const EXPECTED: [(&str, &[&str]); 7] = [
             "nul_and_empty",
             "long_paths",
             "non_utf8_names",
+            "adversary_swap_openat2",
+            "adversary_swap_walk",
         ],
     ),
     (
@@ -160,6 +162,12 @@ fn render(r: &Records, run: &Value) -> String {
         w,
         "| hostile paths and inputs tried | {} |",
         thousands(hostile)
+    );
+    let _ = writeln!(
+        w,
+        "| calls raced by a directory swapped for a symlink to the outside (escapes) | {} ({}) |",
+        thousands(r.sum("paths", "attempts")),
+        thousands(r.sum("paths", "escapes"))
     );
     let _ = writeln!(
         w,
@@ -450,6 +458,47 @@ fn render(r: &Records, run: &Value) -> String {
         );
     }
 
+    let _ = writeln!(
+        w,
+        "\n**Live adversary** (`tests/reliability_paths/adversary.rs`, D30). While Reads, Edits \
+         and Writes run one after another on `d/…` inside the root, a second thread swaps the \
+         directory `d` for a symlink to a directory outside the root and back in a tight loop \
+         (`RENAME_EXCHANGE` of the real directory and a symlink, relative `../outside` and \
+         absolute in turn). The outside directory holds a canary and a file the edits would \
+         match, and is watched with inotify: any open, read, change or new entry there counts as \
+         an escape, and so does any change of its bytes, mtimes or inodes. Every call must be \
+         done inside — a Read returns the inside bytes, the inside file ends holding exactly the \
+         Edits reported done, every Write reported done is inside — or refused with a code, \
+         leaving no temp file. Run once with `openat2` and once with the `O_NOFOLLOW` walk that \
+         replaces it on kernels without it.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| resolution | calls | swaps | done inside | refused `outside_root` | refused `stale` | \
+         refused, other codes | escapes |"
+    );
+    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
+    for (test, label) in [
+        ("adversary_swap_openat2", "`openat2` (`RESOLVE_BENEATH`)"),
+        ("adversary_swap_walk", "`O_NOFOLLOW` walk"),
+    ] {
+        let n = |k: &str| r.n("paths", test, k);
+        let other = n("refused")
+            .saturating_sub(n("refused_outside_root"))
+            .saturating_sub(n("refused_stale"));
+        let _ = writeln!(
+            w,
+            "| {label} | {} | {} | {} | {} | {} | {} | {} |",
+            r.cell("paths", test, "attempts"),
+            r.cell("paths", test, "swaps"),
+            r.cell("paths", test, "done"),
+            thousands(n("refused_outside_root")),
+            thousands(n("refused_stale")),
+            thousands(other),
+            r.cell("paths", test, "escapes")
+        );
+    }
+
     // 6. Content.
     let _ = writeln!(w, "\n## 6. Hostile content (PATH-4)\n");
     let _ = writeln!(
@@ -505,10 +554,11 @@ fn render(r: &Records, run: &Value) -> String {
     let _ = writeln!(w, "\n## Known limits\n");
     let _ = writeln!(
         w,
-        "- The last check before a rename (the target is the file that was read, its directory \
-         is still reached without a symlink) and the rename itself are two system calls; a \
-         program racing into exactly that gap is not detected. Closing it would need `renameat` \
-         on a directory handle kept from path resolution.\n\
+        "- The last check before a rename (the target is still the file that was read) and the \
+         rename itself are two system calls; a program replacing the file in exactly that gap is \
+         not detected. A directory of the path swapped for a symlink in that gap no longer leads \
+         outside the root: with a root, the rename is made on the directory's handle, opened \
+         beneath the root (D30). Without a root, nothing confines the path.\n\
          - A file rewritten in place with its size kept and its mtime restored to the nanosecond \
          between the checks and the write cannot be told from an untouched one without reading \
          it again.\n\

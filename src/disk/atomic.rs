@@ -48,6 +48,9 @@ pub struct Written {
 }
 
 pub(super) fn io_error(what: &str, e: &io::Error) -> ToolError {
+    if crate::error::is_escape(e) {
+        return ToolError::escaped(what);
+    }
     let code = match e.kind() {
         io::ErrorKind::PermissionDenied => Code::PermissionDenied,
         _ => Code::Io,

@@ -210,7 +210,8 @@ pub trait Fs: Send + Sync {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RealFs;
 
-struct RealFile(File);
+/// An open file of the real file system (also what [`crate::disk::BeneathFs`] opens).
+pub(super) struct RealFile(pub(super) File);
 
 /// Files from this size on are mapped rather than read (below it, reading is as cheap).
 pub const MAP_MIN: u64 = 1 << 20;

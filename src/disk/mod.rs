@@ -14,6 +14,9 @@
 //! - `fault.rs` — fault injection through that seam ([`FaultFs`]);
 //! - `record.rs` — the calls that change the disk, recorded through that seam ([`RecordFs`]),
 //!   which the power-loss tests replay through a persistence model;
+//! - `beneath/` — every call on a path inside the root made beneath a handle on the root
+//!   (`openat2` with `RESOLVE_BENEATH`, or an `O_NOFOLLOW` walk), so that no symlink swapped
+//!   in can lead it outside ([`BeneathFs`]);
 //! - `path.rs` — normalisation and symlink resolution ([`normalize`], [`real_path`]);
 //! - `load.rs` — reading a file, mapped or in memory ([`load()`], [`Loaded`]);
 //! - `temp.rs` — the temp-file names ([`temp_path`], [`parked_path`], [`is_temp_name`],
@@ -27,6 +30,7 @@
 
 mod atomic;
 mod batch;
+mod beneath;
 mod dirs;
 mod fault;
 mod fs;
@@ -39,6 +43,7 @@ mod temp;
 
 pub use atomic::{atomic_write, WriteRequest, Written};
 pub use batch::{write_batch, BatchDone, BatchOp};
+pub use beneath::{BeneathFs, Resolver};
 pub use fault::{Fault, FaultFs, Op};
 pub use fs::{FileBytes, FileHandle, Fs, Kind, Meta, RealFs, MAP_MIN};
 pub use load::{load, LoadError, Loaded};

@@ -113,9 +113,18 @@ impl std::fmt::Debug for Session {
 }
 
 impl Session {
-    /// A session on the real file system.
+    /// A session on the real file system. With a root, every file-system call on a path
+    /// inside it is made beneath a handle on the root ([`disk::BeneathFs`]), so that the
+    /// kernel, not only resolution's check, keeps it there (PATH-2); a root that cannot be
+    /// opened leaves the check alone (every call on it fails anyway).
     pub fn new(config: Config) -> Session {
-        Session::with_fs(config, Arc::new(RealFs))
+        let mut session = Session::with_fs(config, Arc::new(RealFs));
+        if let Some(root) = &session.root {
+            if let Ok(beneath) = disk::BeneathFs::new(root) {
+                session.fs = Arc::new(beneath);
+            }
+        }
+        session
     }
 
     /// A session on any [`Fs`] (fault injection, tests).

@@ -77,6 +77,9 @@ impl Session {
 }
 
 fn path_error(e: &io::Error, given: &str) -> ToolError {
+    if crate::error::is_escape(e) {
+        return ToolError::escaped(given);
+    }
     match e.raw_os_error() {
         Some(libc::ELOOP) => ToolError::new(
             Code::InvalidPath,

@@ -15,6 +15,7 @@
 #[path = "../reliability_support/mod.rs"]
 mod reliability_support;
 
+mod adversary;
 mod escapes;
 mod names;
 mod special_files;

@@ -1,0 +1,107 @@
+//! A file opened beneath the root: a [`RealFile`] whose `link_at` names it beneath the root
+//! too (`linkat` into its directory's handle), so that giving an unnamed temp file its name —
+//! the moment a new file appears — cannot be diverted by a swapped-in symlink either.
+
+use super::Root;
+use crate::disk::fs::{FileBytes, FileHandle, Meta, RealFile};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::sync::Arc;
+
+pub(super) struct BeneathFile {
+    inner: RealFile,
+    root: Arc<Root>,
+}
+
+impl BeneathFile {
+    pub(super) fn new(inner: RealFile, root: Arc<Root>) -> BeneathFile {
+        BeneathFile { inner, root }
+    }
+}
+
+impl FileHandle for BeneathFile {
+    fn meta(&self) -> io::Result<Meta> {
+        self.inner.meta()
+    }
+
+    fn read_all(&mut self, cap: u64) -> io::Result<Vec<u8>> {
+        self.inner.read_all(cap)
+    }
+
+    fn map_all(&mut self, cap: u64) -> io::Result<Option<FileBytes>> {
+        self.inner.map_all(cap)
+    }
+
+    fn content_stable(&self) -> bool {
+        self.inner.content_stable()
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf)
+    }
+
+    fn sync(&mut self) -> io::Result<()> {
+        self.inner.sync()
+    }
+
+    fn set_mode(&mut self, mode: u32) -> io::Result<()> {
+        self.inner.set_mode(mode)
+    }
+
+    fn set_owner(&mut self, uid: u32, gid: u32) -> io::Result<()> {
+        self.inner.set_owner(uid, gid)
+    }
+
+    fn lock(&self) -> io::Result<()> {
+        self.inner.lock()
+    }
+
+    fn try_lock(&self) -> io::Result<bool> {
+        self.inner.try_lock()
+    }
+
+    /// As [`RealFile`]'s, with the new name made in its directory's handle opened beneath the
+    /// root.
+    fn link_at(&self, path: &Path) -> io::Result<()> {
+        let Some(rel) = self.root.below(path) else {
+            return self.inner.link_at(path);
+        };
+        let (dir, name) = self.root.parent(rel)?;
+        let fd = self.inner.0.as_raw_fd();
+        let proc_fd = std::ffi::CString::new(format!("/proc/self/fd/{fd}"))
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in path"))?;
+        // SAFETY: both names are valid NUL-terminated strings and `dir` is open for the call.
+        let rc = unsafe {
+            libc::linkat(
+                libc::AT_FDCWD,
+                proc_fd.as_ptr(),
+                dir.as_raw_fd(),
+                name.as_ptr(),
+                libc::AT_SYMLINK_FOLLOW,
+            )
+        };
+        if rc == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::NotFound || Path::new("/proc/self/fd").exists() {
+            return Err(err);
+        }
+        // SAFETY: as above; the empty path is a valid NUL-terminated string.
+        let rc = unsafe {
+            libc::linkat(
+                fd,
+                c"".as_ptr(),
+                dir.as_raw_fd(),
+                name.as_ptr(),
+                libc::AT_EMPTY_PATH,
+            )
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! PATH-2 / D30: calls beneath the root, with `openat2` and with the walk alike.
+
+use super::{BeneathFs, Resolver};
+use crate::disk::{atomic_write, load, Fs, Kind, WriteRequest};
+use crate::text::Chunk;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+const BOTH: [Resolver; 2] = [Resolver::Kernel, Resolver::Walk];
+
+/// `top/root` with `sub/f.txt`, an inside link `in -> sub`, links out `out -> ../outside`
+/// and `abs -> /…/outside`; `top/outside/f.txt` next to it.
+fn tree() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let top = std::fs::canonicalize(dir.path()).unwrap();
+    let root = top.join("root");
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::create_dir_all(top.join("outside")).unwrap();
+    std::fs::write(root.join("sub/f.txt"), "inside\n").unwrap();
+    std::fs::write(top.join("outside/f.txt"), "outside\n").unwrap();
+    symlink("sub", root.join("in")).unwrap();
+    symlink("../outside", root.join("out")).unwrap();
+    symlink(top.join("outside"), root.join("abs")).unwrap();
+    (dir, root)
+}
+
+fn exdev<T>(r: std::io::Result<T>) -> bool {
+    matches!(r, Err(e) if crate::error::is_escape(&e))
+}
+
+fn write(fs: &dyn Fs, target: &Path, bytes: &[u8]) -> Result<(), crate::ToolError> {
+    let existing = load(fs, target, 1 << 20).ok();
+    atomic_write(
+        fs,
+        &WriteRequest {
+            target,
+            chunks: &[Chunk::Original(bytes)],
+            existing: existing.as_ref(),
+            fsync: false,
+            mode: None,
+        },
+    )
+    .map(drop)
+}
+
+#[test]
+fn path_2_reads_and_writes_inside_the_root_work() {
+    for how in BOTH {
+        let (_d, root) = tree();
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let f = root.join("sub/f.txt");
+        assert_eq!(&*load(&fs, &f, 1 << 20).unwrap().bytes, b"inside\n");
+        // A symlink inside the root that stays inside is followed (DISK-2).
+        assert_eq!(
+            &*load(&fs, &root.join("in/f.txt"), 99).unwrap().bytes,
+            b"inside\n"
+        );
+        write(&fs, &f, b"new\n").unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), b"new\n");
+        write(&fs, &root.join("a/b/new.txt"), b"created\n").unwrap();
+        assert_eq!(
+            std::fs::read(root.join("a/b/new.txt")).unwrap(),
+            b"created\n"
+        );
+        assert_eq!(fs.symlink_metadata(&root).unwrap().kind, Kind::Dir);
+        assert_eq!(
+            fs.symlink_metadata(&root.join("out")).unwrap().kind,
+            Kind::Symlink
+        );
+        assert_eq!(
+            fs.read_link(&root.join("out")).unwrap(),
+            Path::new("../outside")
+        );
+        let mut names = fs.read_dir(&root.join("sub")).unwrap();
+        names.sort();
+        assert_eq!(names, ["f.txt"]);
+        let leftovers: Vec<_> = std::fs::read_dir(root.join("sub")).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "{how:?}: no temp file left");
+    }
+}
+
+#[test]
+fn path_2_every_call_through_a_link_to_the_outside_is_refused_as_an_escape() {
+    for how in BOTH {
+        let (_d, root) = tree();
+        let top = root.parent().unwrap().to_path_buf();
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        for link in ["out", "abs"] {
+            let f = root.join(link).join("f.txt");
+            let new = root.join(link).join("new.txt");
+            assert!(exdev(fs.open_read(&f)), "{how:?} {link}: open_read");
+            assert!(exdev(fs.symlink_metadata(&f)), "{how:?} {link}: lstat");
+            assert!(exdev(fs.create_unnamed(&root.join(link))), "{how:?} {link}");
+            assert!(exdev(fs.create_exclusive(&new)), "{how:?} {link}: create");
+            assert!(
+                exdev(fs.rename(&root.join("sub/f.txt"), &f)),
+                "{how:?} {link}"
+            );
+            assert!(exdev(fs.remove_file(&f)), "{how:?} {link}: unlink");
+            assert!(
+                exdev(fs.create_dir_all(&root.join(link).join("d"))),
+                "{how:?}"
+            );
+            assert!(exdev(fs.sync_dir(&root.join(link))), "{how:?} {link}: sync");
+            assert!(
+                exdev(fs.read_dir(&root.join(link))),
+                "{how:?} {link}: read_dir"
+            );
+            let err = write(&fs, &f, b"PWNED").unwrap_err();
+            assert_eq!(err.code.as_str(), "outside_root", "{how:?} {link}");
+        }
+        // `..` climbing out of the root is refused the same way.
+        assert!(exdev(fs.open_read(&root.join("sub/../../outside/f.txt"))));
+        assert_eq!(
+            std::fs::read(top.join("outside/f.txt")).unwrap(),
+            b"outside\n"
+        );
+        assert_eq!(std::fs::read_dir(top.join("outside")).unwrap().count(), 1);
+        assert_eq!(std::fs::read(root.join("sub/f.txt")).unwrap(), b"inside\n");
+    }
+}
+
+#[test]
+fn path_2_paths_outside_the_root_are_left_to_the_plain_file_system() {
+    let (_d, root) = tree();
+    let outside = root.parent().unwrap().join("outside/f.txt");
+    let fs = BeneathFs::new(&root).unwrap();
+    assert_eq!(fs.symlink_metadata(&outside).unwrap().kind, Kind::File);
+    assert_eq!(fs.root(), root);
+}
+
+#[test]
+fn path_2_a_final_symlink_is_not_followed_by_open_read() {
+    for how in BOTH {
+        let (_d, root) = tree();
+        symlink("sub/f.txt", root.join("flink")).unwrap();
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let r = fs.open_read(&root.join("flink"));
+        assert!(
+            matches!(r, Err(e) if e.raw_os_error() == Some(libc::ELOOP)),
+            "{how:?}"
+        );
+    }
+}
