@@ -31,6 +31,21 @@ fn umask() -> u32 {
         .unwrap_or(0o022)
 }
 
+/// Removes a named temp file of this write, trying again a few times when the removal is
+/// refused for any reason but its absence: with a root, the removal is made beneath the root
+/// (D30), and another process swapping a directory of the path for a symlink at that instant
+/// makes one attempt fail although the file is there; the swap does not last, the file must
+/// not (DISK-1).
+fn remove_temp(fs: &dyn Fs, name: &Path) {
+    for _ in 0..32 {
+        match fs.remove_file(name) {
+            Ok(()) => return,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return,
+            Err(_) => std::thread::yield_now(),
+        }
+    }
+}
+
 /// The complete new content of one file, mode set and (with fsync) flushed: everything of a
 /// write except putting it in place.
 pub(super) struct Prepared {
@@ -57,7 +72,7 @@ impl Prepared {
     /// Removes the temp file, keeping the directories (a batch takes those back last).
     pub fn drop_temp(&mut self, fs: &dyn Fs) {
         if let Some(name) = self.name.take() {
-            let _ = fs.remove_file(&name);
+            remove_temp(fs, &name);
         }
         self.file = None;
     }
@@ -173,7 +188,7 @@ pub(super) fn prepare(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Prepare
         Err(e) => {
             drop(file);
             if let Some(name) = name {
-                let _ = fs.remove_file(&name);
+                remove_temp(fs, &name);
             }
             dirs.remove(fs);
             Err(e)
