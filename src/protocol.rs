@@ -56,8 +56,13 @@ impl Server {
                 );
             }
         };
-        let kind = req.get("type").and_then(Value::as_str).unwrap_or("");
-        match kind {
+        let mut req = req;
+        let kind = req
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        match kind.as_str() {
             "hello" => (
                 json!({
                     "type": "hello",
@@ -86,14 +91,15 @@ impl Server {
             }
             "call" => {
                 let seq = req.get("seq").cloned().unwrap_or(Value::Null);
+                // Taken out of the request, not copied: the input may be many megabytes.
+                let input = req.get_mut("input").map(Value::take).unwrap_or(Value::Null);
                 let tool = req.get("tool").and_then(Value::as_str).unwrap_or("");
-                let input = req.get("input").cloned().unwrap_or(Value::Null);
                 let Some(session) = &self.session else {
                     let err =
                         ToolError::invalid_input("call before case_start: no session is open");
                     return (error_reply(seq, &err), Next::Continue);
                 };
-                match session.call(tool, &input) {
+                match session.call_value(tool, input) {
                     Ok(output) => (
                         json!({"type": "result", "seq": seq, "ok": true, "output": output}),
                         Next::Continue,
