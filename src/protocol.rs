@@ -46,7 +46,7 @@ fn error_reply(seq: Value, e: &ToolError) -> Value {
 impl Server {
     /// Handles one request line and returns the reply.
     pub fn handle(&mut self, line: &str) -> (Value, Next) {
-        let req: Value = match serde_json::from_str(line) {
+        let mut req: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
                 let err = ToolError::invalid_input(format!("the request is not valid JSON: {e}"));
@@ -56,7 +56,6 @@ impl Server {
                 );
             }
         };
-        let mut req = req;
         let kind = req
             .get("type")
             .and_then(Value::as_str)

@@ -71,10 +71,7 @@ pub fn call(
         }
     };
     // The input is taken out of the call, not copied: it may be many megabytes.
-    let input = match request.get_mut("input") {
-        Some(input) => Some(input.take()),
-        None => None,
-    };
+    let input = request.get_mut("input").map(Value::take);
     let (Some(tool), Some(input)) = (request.get("tool").and_then(Value::as_str), input) else {
         let err = ToolError::invalid_input("the call must be {\"tool\": NAME, \"input\": {...}}");
         return reply(json!({"ok": false, "error": err.to_json()}), 1);
