@@ -228,10 +228,28 @@ impl Session {
     /// this is exactly the typed API with JSON at both ends.
     pub fn call(&self, tool: &str, input: &Value) -> ToolResult<Value> {
         match tool {
+            "Edit" | "MultiEdit" | "Write" => self.call_value(tool, input.clone()),
+            _ => self.call_borrowed(tool, input),
+        }
+    }
+
+    /// [`Session::call`] on an input the caller hands over. The same call, answered the same
+    /// way; the strings of Edit, MultiEdit and Write are moved out of the input instead of
+    /// copied, so that a front end holding a request of many megabytes does not hold its
+    /// strings twice (PATH-4's bounded memory).
+    pub fn call_value(&self, tool: &str, input: Value) -> ToolResult<Value> {
+        match tool {
+            "Edit" => json(self.edit(EditInput::from_value(input)?)?),
+            "MultiEdit" => json(self.multi_edit(MultiEditInput::from_value(input)?)?),
+            "Write" => json(self.write(WriteInput::from_value(input)?)?),
+            _ => self.call_borrowed(tool, &input),
+        }
+    }
+
+    /// The other tools, whose inputs are read from a borrowed value (and unknown names).
+    fn call_borrowed(&self, tool: &str, input: &Value) -> ToolResult<Value> {
+        match tool {
             "Read" => json(self.read(ReadInput::from_json(input)?)?),
-            "Edit" => json(self.edit(EditInput::from_json(input)?)?),
-            "MultiEdit" => json(self.multi_edit(MultiEditInput::from_json(input)?)?),
-            "Write" => json(self.write(WriteInput::from_json(input)?)?),
             "NotebookEdit" => json(self.notebook_edit(NotebookEditInput::from_json(input)?)?),
             "Undo" => json(self.undo(UndoInput::from_json(input)?)?),
             "LineEdit" => json(self.line_edit(LineEditInput::from_json(input)?)?),

@@ -18,12 +18,18 @@ use std::cell::{OnceCell, RefCell};
 ///
 /// What is known about the last needle is kept: repair asks whether a string occurs (which
 /// stops at its first hit) and the engine then asks for all its hits, which continue from that
-/// first hit instead of scanning the text again from the start.
+/// first hit instead of scanning the text again from the start. Only needles up to
+/// [`REMEMBER_MAX`] bytes are kept: keeping one means holding a copy of it, and for a needle of
+/// many megabytes that copy would cost more memory than the scan it saves costs time.
 pub struct Haystack<'a> {
     text: &'a str,
     folded: OnceCell<Folded<'a>>,
     last: RefCell<Option<(String, Known)>>,
 }
+
+/// The longest needle whose search results a [`Haystack`] keeps. Longer ones are searched
+/// again when asked again — the same answers, from a second scan instead of a copy.
+pub const REMEMBER_MAX: usize = 64 * 1024;
 
 /// What a search has established about a needle.
 #[derive(Debug, Clone)]
@@ -75,7 +81,8 @@ impl<'a> Haystack<'a> {
     }
 
     fn remember(&self, needle: &str, known: Known) {
-        *self.last.borrow_mut() = Some((needle.to_string(), known));
+        let mut last = self.last.borrow_mut();
+        *last = (needle.len() <= REMEMBER_MAX).then(|| (needle.to_string(), known));
     }
 
     /// MATCH-1 then MATCH-2: every hit of `needle`. An empty needle has no hits.
@@ -214,6 +221,23 @@ mod tests {
             assert_eq!(occurs, !hits.spans.is_empty());
             assert_eq!(h.find(needle), hits, "found again");
         }
+    }
+
+    #[test]
+    fn match_1_a_needle_too_long_to_remember_is_found_the_same() {
+        // Above REMEMBER_MAX nothing is kept between the repair's question and the engine's:
+        // the second search scans again and must give the same hits.
+        let unit = "0123456789abcdef";
+        let needle = unit.repeat(REMEMBER_MAX / unit.len() + 1);
+        let text = format!("x{needle}y{needle}z");
+        let h = Haystack::new(&text);
+        assert!(h.occurs(&needle));
+        let hits = h.find(&needle);
+        assert_eq!(hits, Haystack::new(&text).find(&needle));
+        assert_eq!(hits.spans.len(), 2);
+        let missing = format!("{needle}!");
+        assert!(!h.occurs(&missing));
+        assert!(h.find(&missing).spans.is_empty());
     }
 
     #[test]

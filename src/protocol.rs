@@ -46,7 +46,7 @@ fn error_reply(seq: Value, e: &ToolError) -> Value {
 impl Server {
     /// Handles one request line and returns the reply.
     pub fn handle(&mut self, line: &str) -> (Value, Next) {
-        let req: Value = match serde_json::from_str(line) {
+        let mut req: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
                 let err = ToolError::invalid_input(format!("the request is not valid JSON: {e}"));
@@ -56,8 +56,12 @@ impl Server {
                 );
             }
         };
-        let kind = req.get("type").and_then(Value::as_str).unwrap_or("");
-        match kind {
+        let kind = req
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        match kind.as_str() {
             "hello" => (
                 json!({
                     "type": "hello",
@@ -86,14 +90,15 @@ impl Server {
             }
             "call" => {
                 let seq = req.get("seq").cloned().unwrap_or(Value::Null);
+                // Taken out of the request, not copied: the input may be many megabytes.
+                let input = req.get_mut("input").map(Value::take).unwrap_or(Value::Null);
                 let tool = req.get("tool").and_then(Value::as_str).unwrap_or("");
-                let input = req.get("input").cloned().unwrap_or(Value::Null);
                 let Some(session) = &self.session else {
                     let err =
                         ToolError::invalid_input("call before case_start: no session is open");
                     return (error_reply(seq, &err), Next::Continue);
                 };
-                match session.call(tool, &input) {
+                match session.call_value(tool, input) {
                     Ok(output) => (
                         json!({"type": "result", "seq": seq, "ok": true, "output": output}),
                         Next::Continue,

@@ -7,6 +7,7 @@
 //! text, then `\uXXXX` escapes (REPAIR-6). The repairs that fired are reported by name.
 
 use crate::matching::Haystack;
+use std::borrow::Cow;
 
 /// REPAIR-1: the API's abbreviations and what they stand for, applied in this order.
 pub const DESANITIZE: [(&str, &str); 18] = [
@@ -38,22 +39,26 @@ pub const LINE_PREFIX_NAME: &str = "line_prefix";
 pub const UNICODE_ESCAPE_NAME: &str = "unicode_escape";
 
 /// The strings after repair and the repairs that fired.
+///
+/// The strings borrow the ones given whenever a repair left them as they were — by far the
+/// usual case, and the one that matters for a string of many megabytes: repairing it must not
+/// copy it when nothing fires.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Repaired {
+pub struct Repaired<'s> {
     /// `old_string` to search for.
-    pub old: String,
+    pub old: Cow<'s, str>,
     /// `new_string` to write.
-    pub new: String,
+    pub new: Cow<'s, str>,
     /// Names of the repairs that fired, in order.
     pub repairs: Vec<&'static str>,
 }
 
 /// Repairs one edit against the text it applies to. Both strings must already have CRLF turned
 /// into LF (TEXT-5).
-pub fn repair(hay: &Haystack<'_>, old: &str, new: &str) -> Repaired {
+pub fn repair<'s>(hay: &Haystack<'_>, old: &'s str, new: &'s str) -> Repaired<'s> {
     let unchanged = || Repaired {
-        old: old.to_string(),
-        new: new.to_string(),
+        old: Cow::Borrowed(old),
+        new: Cow::Borrowed(new),
         repairs: Vec::new(),
     };
     if old.is_empty() || hay.occurs(old) {
@@ -75,40 +80,60 @@ pub fn repair(hay: &Haystack<'_>, old: &str, new: &str) -> Repaired {
     if let Some((format, stripped)) = strip_prefixes(&candidate) {
         if hay.occurs(&stripped) {
             let base = new_base();
-            let new = strip_all_with(&base, format).unwrap_or(base);
+            let new = match strip_all_with(&base, format) {
+                Some(stripped) => Cow::Owned(stripped),
+                None => base,
+            };
             repairs.push(LINE_PREFIX_NAME);
             return Repaired {
-                old: stripped,
+                old: Cow::Owned(stripped),
                 new,
                 repairs,
             };
         }
     }
-    if let Some((old, new)) = unicode_escapes(hay, &candidate, &new_base()) {
+    if let Some((old, new)) = unicode_escapes(hay, &candidate, new_base) {
         repairs.push(UNICODE_ESCAPE_NAME);
-        return Repaired { old, new, repairs };
+        return Repaired {
+            old: Cow::Owned(old),
+            new: Cow::Owned(new),
+            repairs,
+        };
     }
     unchanged()
 }
 
-/// Applies the whole table to `s`; returns the result and the entries that changed it.
-pub fn desanitize(s: &str) -> (String, Vec<usize>) {
-    let mut out = s.to_string();
+/// Whether `s` can hold an abbreviation of the table at all: all but the last two start with
+/// `<`, and those two with a blank line. One SIMD scan, so that a long string without either
+/// skips the eighteen searches of the table.
+fn may_be_sanitized(s: &str) -> bool {
+    memchr::memchr(b'<', s.as_bytes()).is_some()
+        || memchr::memmem::find(s.as_bytes(), b"\n\n").is_some()
+}
+
+/// Applies the whole table to `s`; returns the result and the entries that changed it. The
+/// result borrows `s` when no entry applies.
+pub fn desanitize(s: &str) -> (Cow<'_, str>, Vec<usize>) {
+    let mut out = Cow::Borrowed(s);
     let mut applied = Vec::new();
+    if !may_be_sanitized(s) {
+        return (out, applied);
+    }
     for (i, (short, long)) in DESANITIZE.iter().enumerate() {
         if out.contains(short) {
-            out = out.replace(short, long);
+            out = Cow::Owned(out.replace(short, long));
             applied.push(i);
         }
     }
     (out, applied)
 }
 
-fn apply_entries(s: &str, entries: &[usize]) -> String {
-    let mut out = s.to_string();
+/// The entries `entries` of the table applied to `s` (borrowed when there are none).
+fn apply_entries<'s>(s: &'s str, entries: &[usize]) -> Cow<'s, str> {
+    let mut out = Cow::Borrowed(s);
     for &i in entries {
         let (short, long) = DESANITIZE[i];
-        out = out.replace(short, long);
+        out = Cow::Owned(out.replace(short, long));
     }
     out
 }
@@ -151,24 +176,27 @@ fn leading_number(line: &str) -> Option<u64> {
     rest[..digits].parse().ok()
 }
 
-/// The lines that must carry a prefix: all of them, except a final empty one.
-fn prefixed_lines(s: &str) -> (Vec<&str>, bool) {
-    let mut lines: Vec<&str> = s.split('\n').collect();
-    let final_empty = lines.len() > 1 && lines.last() == Some(&"");
-    if final_empty {
-        lines.pop();
+/// The lines that must carry a prefix: all of them, except a final empty one. An iterator, not
+/// a list: a string of a million lines is walked, never indexed.
+fn prefixed_lines(s: &str) -> (std::str::Split<'_, char>, bool) {
+    match s.strip_suffix('\n') {
+        Some(body) => (body.split('\n'), true),
+        None => (s.split('\n'), false),
     }
-    (lines, final_empty)
 }
 
 /// REPAIR-3's shape test: every line (a final empty line excepted) starts with the prefix of
 /// one single format, numbered consecutively upwards. Returns the format and the stripped text.
 pub fn strip_prefixes(s: &str) -> Option<(PrefixFormat, String)> {
     let (lines, final_empty) = prefixed_lines(s);
-    let first = leading_number(lines.first()?)?;
+    let first_line = lines.clone().next()?;
+    let first = leading_number(first_line)?;
     'formats: for format in PrefixFormat::ALL {
+        if !first_line.starts_with(format.prefix(first).as_str()) {
+            continue;
+        }
         let mut out = String::with_capacity(s.len());
-        for (i, line) in lines.iter().enumerate() {
+        for (i, line) in lines.clone().enumerate() {
             let prefix = format.prefix(first + i as u64);
             match line.strip_prefix(prefix.as_str()) {
                 Some(rest) => {
@@ -195,7 +223,7 @@ fn strip_all_with(s: &str, format: PrefixFormat) -> Option<String> {
     }
     let (lines, final_empty) = prefixed_lines(s);
     let mut out = String::with_capacity(s.len());
-    for (i, line) in lines.iter().enumerate() {
+    for (i, line) in lines.enumerate() {
         let prefix = format.prefix(leading_number(line)?);
         let rest = line.strip_prefix(prefix.as_str())?;
         if i > 0 {
@@ -266,11 +294,16 @@ pub fn escape_non_ascii(s: &str, upper: bool) -> String {
     out
 }
 
-/// REPAIR-6 in both directions.
-fn unicode_escapes(hay: &Haystack<'_>, old: &str, new: &str) -> Option<(String, String)> {
+/// REPAIR-6 in both directions. `new` is made only when a direction fires.
+fn unicode_escapes<'s>(
+    hay: &Haystack<'_>,
+    old: &str,
+    new: impl FnOnce() -> Cow<'s, str>,
+) -> Option<(String, String)> {
     if let Some(plain) = unescape_unicode(old) {
         if hay.occurs(&plain) {
-            let new = unescape_unicode(new).unwrap_or_else(|| new.to_string());
+            let new = new();
+            let new = unescape_unicode(&new).unwrap_or_else(|| new.into_owned());
             return Some((plain, new));
         }
     }
@@ -278,7 +311,7 @@ fn unicode_escapes(hay: &Haystack<'_>, old: &str, new: &str) -> Option<(String, 
         for upper in [false, true] {
             let escaped = escape_non_ascii(old, upper);
             if hay.occurs(&escaped) {
-                return Some((escaped, escape_non_ascii(new, upper)));
+                return Some((escaped, escape_non_ascii(&new(), upper)));
             }
         }
     }
@@ -289,7 +322,7 @@ fn unicode_escapes(hay: &Haystack<'_>, old: &str, new: &str) -> Option<(String, 
 mod tests {
     use super::*;
 
-    fn run(file: &str, old: &str, new: &str) -> Repaired {
+    fn run<'s>(file: &str, old: &'s str, new: &'s str) -> Repaired<'s> {
         repair(&Haystack::new(file), old, new)
     }
 
@@ -312,16 +345,13 @@ mod tests {
     fn repair_3_strips_each_format_strictly() {
         let file = "alpha\nbeta\ngamma\n";
         let r = run(file, "2\tbeta\n3\tgamma", "2\tBETA\n3\tgamma");
-        assert_eq!(
-            (r.old.as_str(), r.new.as_str()),
-            ("beta\ngamma", "BETA\ngamma")
-        );
+        assert_eq!((&*r.old, &*r.new), ("beta\ngamma", "BETA\ngamma"));
         assert_eq!(r.repairs, vec!["line_prefix"]);
         let r = run(file, "     2\u{2192}beta\n     3\u{2192}gamma", "x");
         assert_eq!(r.old, "beta\ngamma");
         assert_eq!(r.new, "x", "new without prefixes stays as given");
         let r = run(file, "     2\tbeta\n", "     2\tB\n");
-        assert_eq!((r.old.as_str(), r.new.as_str()), ("beta\n", "B\n"));
+        assert_eq!((&*r.old, &*r.new), ("beta\n", "B\n"));
         // Non-consecutive numbers: no repair.
         assert!(run(file, "2\tbeta\n4\tgamma", "x").repairs.is_empty());
         // A TSV line that exists verbatim is exact text.
@@ -333,15 +363,59 @@ mod tests {
     }
 
     #[test]
+    fn repair_4_strings_are_borrowed_when_no_repair_fires() {
+        // Found as given, and not found with nothing to repair: neither string is copied, which
+        // is what keeps a not-found old_string of many megabytes from being held twice.
+        for (file, old) in [
+            ("let x = 1;\n", "let x = 1;"),
+            ("let x = 1;\n", "let y = 2;"),
+        ] {
+            let r = run(file, old, "z");
+            assert!(r.repairs.is_empty());
+            assert!(matches!(r.old, Cow::Borrowed(_)), "{old:?}");
+            assert!(matches!(r.new, Cow::Borrowed(_)), "{old:?}");
+        }
+        // A fired repair still hands back its own strings.
+        let r = run("<name>x</name>", "<n>x</n>", "y");
+        assert!(matches!(r.old, Cow::Owned(_)));
+    }
+
+    #[test]
+    fn repair_1_desanitize_borrows_when_no_entry_applies() {
+        let (out, applied) = desanitize("plain text\nwithout abbreviations");
+        assert!(applied.is_empty());
+        assert!(matches!(out, Cow::Borrowed(_)));
+        // Each kind of trigger still fires: a `<` entry and a blank-line entry.
+        assert_eq!(desanitize("a <n>").0, "a <name>");
+        assert_eq!(desanitize("a\n\nH: hi").0, "a\n\nHuman: hi");
+        assert_eq!(desanitize("a\n\nA: hi").1, vec![17]);
+    }
+
+    #[test]
+    fn repair_3_prefixes_need_every_line_and_keep_a_final_break() {
+        // The shape test walks the lines as before: a final empty line is exempt, any other
+        // unprefixed line fails it, and a lone line break has no first number.
+        assert_eq!(
+            strip_prefixes("1\ta\n2\tb\n"),
+            Some((PrefixFormat::Compact, "a\nb\n".to_string()))
+        );
+        assert_eq!(strip_prefixes("1\ta\nb\n"), None);
+        assert_eq!(strip_prefixes("1\ta\n\n"), None);
+        assert_eq!(strip_prefixes("\n"), None);
+        assert_eq!(strip_prefixes(""), None);
+        assert_eq!(
+            strip_all_with("7\tx\n9\ty", PrefixFormat::Compact).as_deref(),
+            Some("x\ny")
+        );
+    }
+
+    #[test]
     fn repair_6_unicode_escapes_both_ways() {
         let r = run("name = \"café\"", "caf\\u00e9", "caf\\u00e8");
-        assert_eq!((r.old.as_str(), r.new.as_str()), ("café", "cafè"));
+        assert_eq!((&*r.old, &*r.new), ("café", "cafè"));
         assert_eq!(r.repairs, vec!["unicode_escape"]);
         let r = run("name = \"caf\\u00E9\"", "café", "cafè");
-        assert_eq!(
-            (r.old.as_str(), r.new.as_str()),
-            ("caf\\u00E9", "caf\\u00E8")
-        );
+        assert_eq!((&*r.old, &*r.new), ("caf\\u00E9", "caf\\u00E8"));
         assert_eq!(escape_non_ascii("😀", false), "\\ud83d\\ude00");
         assert_eq!(unescape_unicode("\\ud83d\\ude00").as_deref(), Some("😀"));
         assert_eq!(unescape_unicode("\\ud83d"), None);

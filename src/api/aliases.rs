@@ -62,48 +62,50 @@ const WRITE: &[Spelling] = &[
 ];
 
 /// Edit's input with other agents' spellings read as the canonical names.
-pub(crate) fn edit(input: &Value) -> ToolResult<Value> {
+pub(crate) fn edit(input: Value) -> ToolResult<Value> {
     canonical("Edit", input, EDIT)
 }
 
 /// Write's input with other agents' spellings read as the canonical names.
-pub(crate) fn write(input: &Value) -> ToolResult<Value> {
+pub(crate) fn write(input: Value) -> ToolResult<Value> {
     canonical("Write", input, WRITE)
 }
 
 /// ALIAS-2/3: renames the keys of `input` to the canonical names when every key is spelled the
 /// way one agent spells it. Keys outside the table are left for the strict reader, which
-/// refuses them by name. A non-object is left as it is, for the same reason.
-fn canonical(tool: &str, input: &Value, table: &[Spelling]) -> ToolResult<Value> {
-    let Some(map) = input.as_object() else {
-        return Ok(input.clone());
+/// refuses them by name. A non-object is left as it is, for the same reason. The values are
+/// moved, never copied: an `old_string` of many megabytes stays one string.
+fn canonical(tool: &str, input: Value, table: &[Spelling]) -> ToolResult<Value> {
+    let Value::Object(map) = input else {
+        return Ok(input);
     };
     if map
         .keys()
         .all(|k| table.iter().any(|(s, c, _)| s == k && s == c))
     {
-        return Ok(input.clone());
+        return Ok(Value::Object(map));
     }
+    let keys: Vec<String> = map.keys().cloned().collect();
     let mut agents: Vec<Agent> = ALL.to_vec();
     let mut out = Map::with_capacity(map.len());
     for (key, value) in map {
-        let Some((_, name, spelled_by)) = table.iter().find(|(s, _, _)| s == key) else {
-            out.insert(key.clone(), value.clone());
+        let Some((_, name, spelled_by)) = table.iter().find(|(s, _, _)| *s == key) else {
+            out.insert(key, value);
             continue;
         };
         agents.retain(|a| spelled_by.contains(a));
-        if out.insert((*name).to_string(), value.clone()).is_some() {
-            return Err(mixed(tool, map, table));
+        if out.insert((*name).to_string(), value).is_some() {
+            return Err(mixed(tool, &keys, table));
         }
     }
     if agents.is_empty() {
-        return Err(mixed(tool, map, table));
+        return Err(mixed(tool, &keys, table));
     }
     Ok(Value::Object(out))
 }
 
-fn mixed(tool: &str, map: &Map<String, Value>, table: &[Spelling]) -> ToolError {
-    let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+fn mixed(tool: &str, keys: &[String], table: &[Spelling]) -> ToolError {
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     let canonical: Vec<&str> = {
         let mut c: Vec<&str> = table.iter().map(|(_, c, _)| *c).collect();
         c.dedup();
@@ -131,7 +133,7 @@ mod tests {
             json!({"filePath": "a", "old_string": "x", "new_string": "y"}),
             json!({"path": "a", "old_str": "x", "new_str": "y"}),
         ] {
-            let out = edit(&input).unwrap_or(Value::Null);
+            let out = edit(input.clone()).unwrap_or(Value::Null);
             assert_eq!(out["file_path"], "a", "{input}");
             assert_eq!(out["old_string"], "x", "{input}");
             assert_eq!(out["new_string"], "y", "{input}");
@@ -146,7 +148,7 @@ mod tests {
             json!({"file_path": "a", "filePath": "a", "old_string": "x", "new_string": "y"}),
             json!({"path": "a", "oldStr": "x", "new_str": "y"}),
         ] {
-            let err = edit(&input).err().map(|e| e.code.as_str());
+            let err = edit(input.clone()).err().map(|e| e.code.as_str());
             assert_eq!(err, Some("invalid_input"), "{input}");
         }
     }

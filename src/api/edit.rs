@@ -1,7 +1,7 @@
 //! Edit's and MultiEdit's inputs and outputs: exact string replacement in one file, once or
 //! as an all-or-nothing sequence.
 
-use super::fields::Fields;
+use super::fields::{take_string, Fields};
 use super::patch::Change;
 use crate::error::{ToolError, ToolResult};
 use schemars::JsonSchema;
@@ -69,7 +69,14 @@ impl EditInput {
 
     /// Parses a JSON input the way models send it (see [`crate::api`] for what is tolerated).
     pub fn from_json(input: &Value) -> ToolResult<EditInput> {
-        let input = super::aliases::edit(input)?;
+        Self::from_value(input.clone())
+    }
+
+    /// [`EditInput::from_json`] on an input the caller hands over: the same checks in the same
+    /// order, with the strings moved out of it rather than copied (a JSON front end has no
+    /// further use for the input once it is parsed).
+    pub fn from_value(input: Value) -> ToolResult<EditInput> {
+        let mut input = super::aliases::edit(input)?;
         let f = Fields::new("Edit", &input, &Self::FIELDS)?;
         let expected_replacements = f.integer("expected_replacements")?;
         if expected_replacements == Some(0) {
@@ -78,13 +85,18 @@ impl EditInput {
             )
             .with("field", "expected_replacements"));
         }
+        f.str("file_path")?;
+        f.str("old_string")?;
+        f.str("new_string")?;
+        let replace_all = f.boolean("replace_all")?;
+        let dry_run = f.boolean("dry_run")?;
         Ok(EditInput {
-            file_path: f.string("file_path")?,
-            old_string: f.string("old_string")?,
-            new_string: f.string("new_string")?,
-            replace_all: f.boolean("replace_all")?,
+            file_path: take_string(&mut input, "file_path"),
+            old_string: take_string(&mut input, "old_string"),
+            new_string: take_string(&mut input, "new_string"),
+            replace_all,
             expected_replacements,
-            dry_run: f.boolean("dry_run")?,
+            dry_run,
         })
     }
 }
@@ -133,8 +145,14 @@ impl MultiEditInput {
 
     /// Parses a JSON input the way models send it (see [`crate::api`] for what is tolerated).
     pub fn from_json(input: &Value) -> ToolResult<MultiEditInput> {
-        let f = Fields::new("MultiEdit", input, &Self::FIELDS)?;
-        let file_path = f.string("file_path")?;
+        Self::from_value(input.clone())
+    }
+
+    /// [`MultiEditInput::from_json`] on an input the caller hands over: the same checks in the
+    /// same order, with the strings moved out of it rather than copied.
+    pub fn from_value(mut input: Value) -> ToolResult<MultiEditInput> {
+        let f = Fields::new("MultiEdit", &input, &Self::FIELDS)?;
+        f.str("file_path")?;
         let dry_run = f.boolean("dry_run")?;
         let list = match f.raw("edits") {
             Some(Value::Array(a)) => a,
@@ -152,18 +170,30 @@ impl MultiEditInput {
             ))
             .with("field", "edits"));
         }
-        let mut edits = Vec::with_capacity(list.len());
+        let mut flags = Vec::with_capacity(list.len());
         for (index, e) in list.iter().enumerate() {
-            let parsed = (|| {
+            let checked = (|| {
                 let ef = Fields::new("MultiEdit", e, &EditSpec::FIELDS)?;
-                Ok::<_, ToolError>(EditSpec {
-                    old_string: ef.string("old_string")?,
-                    new_string: ef.string("new_string")?,
-                    replace_all: ef.boolean("replace_all")?,
-                })
+                ef.str("old_string")?;
+                ef.str("new_string")?;
+                ef.boolean("replace_all")
             })();
-            edits.push(parsed.map_err(|err| err.with("edit_index", index))?);
+            flags.push(checked.map_err(|err| err.with("edit_index", index))?);
         }
+        // Every check has passed: the strings change hands.
+        let file_path = take_string(&mut input, "file_path");
+        let edits = match input.get_mut("edits") {
+            Some(Value::Array(list)) => list
+                .iter_mut()
+                .zip(flags)
+                .map(|(e, replace_all)| EditSpec {
+                    old_string: take_string(e, "old_string"),
+                    new_string: take_string(e, "new_string"),
+                    replace_all,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         Ok(MultiEditInput {
             file_path,
             edits,
@@ -240,4 +270,57 @@ pub struct MultiEditOutput {
     /// Present and false when the write was not fully fsynced (DISK-6).
     #[serde(skip_serializing_if = "is_true")]
     pub durable: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn path_4_the_json_entry_moves_the_strings_it_parses() {
+        // D29/ALIAS-1: the same input through the canonical names and an agent's spelling; the
+        // strings change hands instead of being copied (a 50 MB old_string is held once).
+        for key in ["old_string", "oldString"] {
+            let old = "x".repeat(1000);
+            let input = if key == "old_string" {
+                json!({"file_path": "a", "old_string": old, "new_string": "y"})
+            } else {
+                json!({"filePath": "a", "oldString": old, "newString": "y"})
+            };
+            let at = input[key].as_str().map(str::as_ptr);
+            let parsed = EditInput::from_value(input.clone()).unwrap_or_default();
+            assert_eq!(EditInput::from_json(&input).ok(), Some(parsed));
+            let moved = EditInput::from_value(input).unwrap_or_default();
+            assert_eq!(moved.old_string.len(), 1000);
+            assert_eq!(Some(moved.old_string.as_ptr()), at, "{key}");
+        }
+        let old = "z".repeat(100);
+        let input = json!({"file_path": "a", "edits": [{"old_string": "q", "new_string": "r"}, {"old_string": old, "new_string": "s", "replace_all": "true"}]});
+        let at = input["edits"][1]["old_string"].as_str().map(str::as_ptr);
+        let parsed = MultiEditInput::from_value(input).unwrap_or_default();
+        assert_eq!(Some(parsed.edits[1].old_string.as_ptr()), at);
+        assert!(parsed.edits[1].replace_all);
+    }
+
+    #[test]
+    fn d29_the_json_entry_refuses_in_the_same_order() {
+        // The first wrong field is the one named, whether the strings are moved or copied.
+        let bad =
+            json!({"file_path": 1, "old_string": 2, "new_string": "y", "replace_all": "maybe"});
+        let err = EditInput::from_value(bad)
+            .err()
+            .map(|e| e.fields["field"].clone());
+        assert_eq!(err, Some(json!("file_path")));
+        let bad = json!({"file_path": "a", "old_string": "x", "new_string": "y", "expected_replacements": 0, "replace_all": 3});
+        let err = EditInput::from_value(bad)
+            .err()
+            .map(|e| e.fields["field"].clone());
+        assert_eq!(err, Some(json!("expected_replacements")));
+        let bad = json!({"file_path": "a", "edits": [{"old_string": "x", "new_string": "y"}, {"old_string": 5, "new_string": "y"}]});
+        let err = MultiEditInput::from_value(bad)
+            .err()
+            .map(|e| e.fields["edit_index"].clone());
+        assert_eq!(err, Some(json!(1)));
+    }
 }

@@ -42,8 +42,14 @@ impl<'a> Fields<'a> {
 
     /// A required string.
     pub fn string(&self, key: &str) -> ToolResult<String> {
+        self.str(key).map(str::to_owned)
+    }
+
+    /// A required string, borrowed: checks it the way [`Fields::string`] does, for a caller
+    /// that then moves it out of an input it owns with [`take_string`].
+    pub fn str(&self, key: &str) -> ToolResult<&'a str> {
         match self.map.get(key) {
-            Some(Value::String(s)) => Ok(s.clone()),
+            Some(Value::String(s)) => Ok(s),
             None | Some(Value::Null) => Err(ToolError::invalid_input(format!(
                 "The required parameter `{key}` of {} is missing.",
                 self.tool
@@ -91,5 +97,16 @@ impl<'a> Fields<'a> {
     /// The raw value of a key.
     pub fn raw(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key)
+    }
+}
+
+/// Moves the string of `key` out of an input object that [`Fields::str`] has checked, leaving
+/// an empty string in its place: the model's text changes hands instead of being copied, which
+/// is what keeps a string of many megabytes from being held twice. Anything else (which the
+/// check rules out) gives an empty string, never a panic.
+pub(crate) fn take_string(input: &mut Value, key: &str) -> String {
+    match input.get_mut(key) {
+        Some(Value::String(s)) => std::mem::take(s),
+        _ => String::new(),
     }
 }

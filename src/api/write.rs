@@ -1,6 +1,6 @@
 //! Write's input and output: a whole file's content, created or replaced.
 
-use super::fields::Fields;
+use super::fields::{take_string, Fields};
 use super::patch::StructuredPatch;
 use crate::error::ToolResult;
 use schemars::JsonSchema;
@@ -39,11 +39,19 @@ impl WriteInput {
 
     /// Parses a JSON input the way models send it (see [`crate::api`] for what is tolerated).
     pub fn from_json(input: &Value) -> ToolResult<WriteInput> {
-        let input = super::aliases::write(input)?;
+        Self::from_value(input.clone())
+    }
+
+    /// [`WriteInput::from_json`] on an input the caller hands over: the same checks, with the
+    /// content moved out of it rather than copied.
+    pub fn from_value(input: Value) -> ToolResult<WriteInput> {
+        let mut input = super::aliases::write(input)?;
         let f = Fields::new("Write", &input, &Self::FIELDS)?;
+        f.str("file_path")?;
+        f.str("content")?;
         Ok(WriteInput {
-            file_path: f.string("file_path")?,
-            content: f.string("content")?,
+            file_path: take_string(&mut input, "file_path"),
+            content: take_string(&mut input, "content"),
         })
     }
 }

@@ -60,17 +60,19 @@ pub fn call(
         println!("{v}");
         ExitCode::from(code)
     };
-    let request: Value = match serde_json::from_str(&raw) {
+    let parsed = serde_json::from_str::<Value>(&raw);
+    // The text of the call is not needed once parsed: freed before the tool runs.
+    drop(raw);
+    let mut request: Value = match parsed {
         Ok(v) => v,
         Err(e) => {
             let err = ToolError::invalid_input(format!("the call is not valid JSON: {e}"));
             return reply(json!({"ok": false, "error": err.to_json()}), 1);
         }
     };
-    let (Some(tool), Some(input)) = (
-        request.get("tool").and_then(Value::as_str),
-        request.get("input"),
-    ) else {
+    // The input is taken out of the call, not copied: it may be many megabytes.
+    let input = request.get_mut("input").map(Value::take);
+    let (Some(tool), Some(input)) = (request.get("tool").and_then(Value::as_str), input) else {
         let err = ToolError::invalid_input("the call must be {\"tool\": NAME, \"input\": {...}}");
         return reply(json!({"ok": false, "error": err.to_json()}), 1);
     };
@@ -101,7 +103,7 @@ pub fn call(
         },
         None => None,
     };
-    let result = session.call(tool, input);
+    let result = session.call_value(tool, input);
     if let Some(mut f) = lock {
         f.state = session.read_state();
         if let Err(e) = f.save() {

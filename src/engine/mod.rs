@@ -43,6 +43,26 @@ impl EditRequest {
         }
     }
 
+    /// A request from strings the caller hands over: the same request as [`EditRequest::new`],
+    /// made without copying them — CRLF is normalised in place, so a 50 MB `old_string` is
+    /// held once, not twice.
+    pub fn from_strings(
+        mut old_string: String,
+        mut new_string: String,
+        replace_all: bool,
+    ) -> EditRequest {
+        let new_eol = eol::count_eols(&new_string).dominant();
+        eol::normalize_crlf_in_place(&mut old_string);
+        eol::normalize_crlf_in_place(&mut new_string);
+        EditRequest {
+            old_string,
+            new_string,
+            replace_all,
+            expected: None,
+            new_eol,
+        }
+    }
+
     /// ALIAS-5: the edit replaces every hit, and is refused with `replacement_count` unless
     /// there are exactly `count` of them (Gemini CLI's `expected_replacements`).
     pub fn with_expected_count(mut self, count: usize) -> EditRequest {
@@ -135,7 +155,7 @@ pub(crate) fn shown(s: &str) -> Cow<'_, str> {
 }
 
 /// Repairs one edit against `text` (its strings are already in LF form).
-pub fn repaired(text: &str, edit: &EditRequest) -> Repaired {
+pub fn repaired<'e>(text: &str, edit: &'e EditRequest) -> Repaired<'e> {
     repair(&Haystack::new(text), &edit.old_string, &edit.new_string)
 }
 
@@ -183,20 +203,29 @@ pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> 
             }
             let report = EditReport {
                 old_string: text.to_string(),
-                new_string: r.new.clone(),
+                new_string: r.new.to_string(),
                 replace_all: edit.replace_all,
                 replacements: 1,
                 repairs: r.repairs.clone(),
             };
-            (vec![(0, text.len(), r.new.clone())], report)
+            (vec![(0, text.len(), r.new.to_string())], report)
         } else {
             match_spans(&hay, &r, edit.replace_all, edit.expected).map_err(fail)?
         };
-        if !(index == 0 && r.old.is_empty()) {
-            earlier_new.push((index, r.new.clone()));
+        // Only a later edit looks at what this one wrote: the last one's text is not kept.
+        if !(index == 0 && r.old.is_empty()) && index + 1 < edits.len() {
+            earlier_new.push((index, r.new.to_string()));
         }
         drop(hay);
         drop(text);
+        if edits.len() == 1 {
+            // A single edit's spans are spans of the original already: no piece table needed.
+            reports.push(report);
+            return Ok(Applied {
+                replacements: pieces::replacements_of(spans),
+                edits: reports,
+            });
+        }
         pieces.splice(spans);
         reports.push(report);
     }
@@ -233,7 +262,7 @@ fn hint_json(h: &Hint) -> serde_json::Value {
 /// MATCH-1..5 and EDIT-2 for one non-empty `old_string`.
 fn match_spans(
     hay: &Haystack<'_>,
-    r: &Repaired,
+    r: &Repaired<'_>,
     replace_all: bool,
     expected: Option<usize>,
 ) -> Result<(Spans, EditReport), ToolError> {
@@ -321,7 +350,7 @@ fn match_spans(
         let new = if hits.via_quotes {
             quotes::restyle(&r.new, actual, quotes::Around::of(text, s, e)).into_owned()
         } else {
-            r.new.clone()
+            r.new.to_string()
         };
         let end = if eat_break && bytes.get(e) == Some(&b'\n') {
             e + 1
@@ -383,6 +412,25 @@ mod tests {
         }
         out.push_str(&text[at..]);
         Ok(out)
+    }
+
+    #[test]
+    fn text_5_a_request_from_owned_strings_is_the_same_request() {
+        for (old, new) in [("a\r\nb", "c\r\nd\n"), ("plain", "text"), ("x\r", "\r\n")] {
+            assert_eq!(
+                EditRequest::from_strings(old.into(), new.into(), true),
+                EditRequest::new(old, new, true)
+            );
+        }
+        // Without a CRLF the model's string is kept, not copied.
+        let old = String::from("fn main() {}\n");
+        let at = old.as_ptr();
+        assert_eq!(
+            EditRequest::from_strings(old, "x".into(), false)
+                .old_string()
+                .as_ptr(),
+            at
+        );
     }
 
     #[test]

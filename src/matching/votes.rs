@@ -78,48 +78,96 @@ fn squashed_first_byte(line: &str) -> Option<u8> {
 /// Lines whose first character cannot start any of the needle's lines are skipped unsquashed.
 /// Returns the start and how many of the needle's lines voted for it (0 when only the prefix
 /// fallback found it).
+///
+/// A vote is a pair (haystack line `n`, needle line `i`) of equal squashed lines with `n >= i`,
+/// for the window `n - i`. When the needle has more lines than the haystack (a 50 MB old
+/// string against a small file), the table is built of the haystack's lines instead and each
+/// needle line is looked up in it: the same pairs, the same votes, and memory bounded by the
+/// smaller of the two instead of by the old string.
 pub(super) fn closest_by_votes(haystack: &str, needle: &str) -> Option<(usize, usize)> {
-    let needle_lines: Vec<String> = needle.split('\n').map(squash).collect();
-    let mut wanted: std::collections::HashMap<&str, Vec<usize>> = Default::default();
-    let mut first_bytes = [false; 256];
-    for (i, l) in needle_lines.iter().enumerate() {
-        if !l.is_empty() {
-            wanted.entry(l.as_str()).or_default().push(i);
-            first_bytes[usize::from(l.as_bytes()[0])] = true;
-        }
-    }
-    let mut votes: std::collections::HashMap<usize, usize> = Default::default();
-    let mut key = String::new();
-    for (n, line) in split_lines(haystack).enumerate() {
-        if line.len() > 4 * needle.len() + 64 {
-            continue;
-        }
-        match squashed_first_byte(line) {
-            Some(b) if first_bytes[usize::from(b)] => {}
-            _ => continue,
-        }
-        squash_into(line, &mut key);
-        if let Some(positions) = wanted.get(key.as_str()) {
-            for &i in positions {
-                if n >= i {
-                    *votes.entry(n - i).or_default() += 1;
-                }
-            }
-        }
-    }
+    let long_line = 4 * needle.len() + 64;
+    let count = |s: &str| memchr::memchr_iter(b'\n', s.as_bytes()).count();
+    let votes = if count(needle) <= count(haystack) {
+        // Table of the needle's lines; every haystack line is looked up.
+        let table = Table::of(needle.split('\n').enumerate());
+        let lines = split_lines(haystack)
+            .enumerate()
+            .filter(|(_, line)| line.len() <= long_line);
+        table.vote(lines, |n, i| (n >= i).then(|| n - i))
+    } else {
+        // Table of the haystack's lines; every needle line is looked up.
+        let lines = split_lines(haystack)
+            .enumerate()
+            .filter(|(_, line)| line.len() <= long_line);
+        let table = Table::of(lines);
+        table.vote(needle.split('\n').enumerate(), |i, n| {
+            (n >= i).then(|| n - i)
+        })
+    };
     votes
         .into_iter()
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-        .or_else(|| prefix_fallback(haystack, &needle_lines).map(|start| (start, 0)))
+        .or_else(|| prefix_fallback(haystack, needle).map(|start| (start, 0)))
+}
+
+/// The squashed non-empty lines of one side, each with the line numbers it has there.
+struct Table {
+    lines: std::collections::HashMap<String, Vec<usize>>,
+    first_bytes: [bool; 256],
+}
+
+impl Table {
+    fn of<'l>(lines: impl Iterator<Item = (usize, &'l str)>) -> Table {
+        let mut table = Table {
+            lines: Default::default(),
+            first_bytes: [false; 256],
+        };
+        for (i, line) in lines {
+            let l = squash(line);
+            if let Some(&b) = l.as_bytes().first() {
+                table.first_bytes[usize::from(b)] = true;
+                table.lines.entry(l).or_default().push(i);
+            }
+        }
+        table
+    }
+
+    /// The votes of the other side's `lines`: `window(line, tabled)` is the window a pair of
+    /// equal lines votes for, if any. Lines whose first character starts no tabled line are
+    /// skipped unsquashed.
+    fn vote<'l>(
+        &self,
+        lines: impl Iterator<Item = (usize, &'l str)>,
+        window: impl Fn(usize, usize) -> Option<usize>,
+    ) -> std::collections::HashMap<usize, usize> {
+        let mut votes: std::collections::HashMap<usize, usize> = Default::default();
+        let mut key = String::new();
+        for (n, line) in lines {
+            match squashed_first_byte(line) {
+                Some(b) if self.first_bytes[usize::from(b)] => {}
+                _ => continue,
+            }
+            squash_into(line, &mut key);
+            if let Some(positions) = self.lines.get(key.as_str()) {
+                for &i in positions {
+                    if let Some(start) = window(n, i) {
+                        *votes.entry(start).or_default() += 1;
+                    }
+                }
+            }
+        }
+        votes
+    }
 }
 
 /// When no whole line matches: the first haystack line containing the start of the needle's
 /// first non-blank line (whitespace removed), searched with `memmem` per line.
-fn prefix_fallback(haystack: &str, needle_lines: &[String]) -> Option<usize> {
-    let (index, first) = needle_lines
-        .iter()
-        .enumerate()
-        .find(|(_, l)| !l.is_empty())?;
+fn prefix_fallback(haystack: &str, needle: &str) -> Option<usize> {
+    let mut first = String::new();
+    let index = needle.split('\n').position(|line| {
+        squash_into(line, &mut first);
+        !first.is_empty()
+    })?;
     let probe: String = first.chars().take(24).collect();
     if probe.chars().count() < 4 {
         return None;
@@ -137,6 +185,46 @@ fn prefix_fallback(haystack: &str, needle_lines: &[String]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The votes as MATCH-6 defines them, pair by pair: the best window by count, the earliest
+    /// on a tie, else the prefix fallback.
+    fn naive(haystack: &str, needle: &str) -> Option<(usize, usize)> {
+        let mut votes: std::collections::BTreeMap<usize, usize> = Default::default();
+        for (n, h) in haystack.split('\n').enumerate() {
+            if h.len() > 4 * needle.len() + 64 || squash(h).is_empty() {
+                continue;
+            }
+            for (i, l) in needle.split('\n').enumerate() {
+                if n >= i && squash(h) == squash(l) {
+                    *votes.entry(n - i).or_default() += 1;
+                }
+            }
+        }
+        let best = votes.iter().map(|(s, v)| (*v, std::cmp::Reverse(*s))).max();
+        best.map(|(v, s)| (s.0, v))
+            .or_else(|| prefix_fallback(haystack, needle).map(|s| (s, 0)))
+    }
+
+    #[test]
+    fn match_6_votes_are_the_same_whichever_side_is_tabled() {
+        let hay = "fn a() {\n    x = 1;\n    y = 2;\n}\n\nfn b() {\n    x = 1;\n}\n";
+        for needle in [
+            // Fewer lines than the file: the needle's lines are tabled.
+            "x = 1;\ny = 2;",
+            "    x  =  1;\n",
+            // More lines than the file: the file's lines are tabled.
+            "fn a() {\n    x = 1;\n    y = 2;\n    z = 3;\n}\n\n\nfn b() {\n    x = 1;\n}\n\n\n",
+            "q\nq\nq\nq\nq\nq\nq\nq\nq\nq\nq\nq\n    x = 1;",
+            "nothing\nlike\nit\nat\nall\nhere\nin\nthis\nold\nstring\nfn b() {x",
+            "\n\n\n\n\n\n\n\n\n\n",
+        ] {
+            assert_eq!(
+                closest_by_votes(hay, needle),
+                naive(hay, needle),
+                "{needle:?}"
+            );
+        }
+    }
 
     #[test]
     fn squash_removes_every_whitespace_and_folds_quotes() {

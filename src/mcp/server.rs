@@ -218,7 +218,7 @@ impl ServerHandler for EditrefServer {
                 None,
             ));
         }
-        let outcome = tokio::task::spawn_blocking(move || session.call(tool, &args))
+        let outcome = tokio::task::spawn_blocking(move || session.call_value(tool, args))
             .await
             .map_err(|e| ErrorData::internal_error(format!("the call failed: {e}"), None))?;
         Ok(to_result(tool, outcome).into())

@@ -134,6 +134,28 @@ pub fn normalize_crlf(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// TEXT-5 on a string the caller owns, in place: the result of [`normalize_crlf`] without a
+/// second buffer, so that a model's string of many megabytes is not held twice.
+pub fn normalize_crlf_in_place(s: &mut String) {
+    if !s.contains("\r\n") {
+        return;
+    }
+    let mut bytes = std::mem::take(s).into_bytes();
+    let mut kept = 0;
+    for at in 0..bytes.len() {
+        let b = bytes[at];
+        if b == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+            continue;
+        }
+        bytes[kept] = b;
+        kept += 1;
+    }
+    bytes.truncate(kept);
+    // Only ASCII CRs were removed, so the bytes are still UTF-8; the lossy path never runs.
+    *s = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+}
+
 /// Writes the LFs of LF-view text with the given ending.
 pub fn with_eol(s: &str, eol: Eol) -> Cow<'_, str> {
     match eol {
@@ -183,6 +205,30 @@ mod tests {
         assert_eq!(count_eols("a\r\nb\n").dominant(), Eol::Lf);
         assert_eq!(count_eols("abc").dominant(), Eol::Lf);
         assert_eq!(count_eols("a\rb\rc\r\n").dominant(), Eol::Crlf);
+    }
+
+    #[test]
+    fn text_5_in_place_normalisation_is_the_copying_one() {
+        for s in [
+            "",
+            "a",
+            "\r",
+            "\n",
+            "\r\n",
+            "\r\r\n",
+            "a\r\nb\rc\n\r",
+            "é\r\nü\r\n\r",
+            "\r\n\r\n",
+        ] {
+            let mut owned = s.to_string();
+            normalize_crlf_in_place(&mut owned);
+            assert_eq!(owned, normalize_crlf(s), "{s:?}");
+        }
+        // Nothing to do: the string keeps its buffer.
+        let mut owned = String::from("no breaks to change\n");
+        let before = owned.as_ptr();
+        normalize_crlf_in_place(&mut owned);
+        assert_eq!(owned.as_ptr(), before);
     }
 
     /// TEXT-5: CR removal against a byte-by-byte model, with CRs anywhere, in runs, at the

@@ -44,6 +44,29 @@ impl Chunk<'_> {
     }
 }
 
+/// Original runs up to this many bytes between two insertions are copied into the new chunk
+/// around them rather than borrowed as chunks of their own (see [`Document::render`]).
+const SHORT_RUN: usize = 256;
+
+/// Writes new bytes at the end of `chunks` with `write`: into the last chunk when it is new,
+/// else into a new chunk pushed for them.
+fn append_new<E>(
+    chunks: &mut Vec<Chunk<'_>>,
+    write: impl FnOnce(&mut Vec<u8>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut bytes = match chunks.pop() {
+        Some(Chunk::New(bytes)) => bytes,
+        Some(other) => {
+            chunks.push(other);
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    let written = write(&mut bytes);
+    chunks.push(Chunk::New(bytes));
+    written
+}
+
 /// Concatenates chunks (tests and small outputs; the disk layer writes chunks one by one).
 pub fn concat(chunks: &[Chunk<'_>]) -> Vec<u8> {
     let mut out = Vec::with_capacity(chunks.iter().map(|c| c.bytes().len()).sum());
@@ -160,8 +183,13 @@ impl<'a> Document<'a> {
     /// `replacements` must be sorted and non-overlapping. Bytes outside every span are the
     /// original bytes (borrowed, or for legacy encodings re-encoded, which TEXT-2 guarantees to be
     /// identical); each LF inside inserted text is written as the dominant ending.
+    ///
+    /// New bytes go into the chunk before them when that one is new too, and a short run of
+    /// original bytes between two insertions is copied into it ([`SHORT_RUN`]): a replace_all
+    /// of a million hits is then a few chunks, not two million of them, each with a buffer of
+    /// its own. Only the chunking differs; the bytes, in order, are the same.
     pub fn render(&self, replacements: &[Replacement]) -> Result<Vec<Chunk<'a>>, Unrepresentable> {
-        let mut chunks = Vec::with_capacity(2 * replacements.len() + 2);
+        let mut chunks = Vec::new();
         let bom = self.encoding.bom();
         if !bom.is_empty() {
             chunks.push(Chunk::Original(&self.bytes[..bom.len()]));
@@ -177,11 +205,8 @@ impl<'a> Document<'a> {
             self.push_original(&mut chunks, &mut cursor, stored, s)?;
             let inserted = eol::with_eol(&rep.text, self.dominant);
             if !inserted.is_empty() {
-                let mut out = Vec::new();
-                self.encoding
-                    .encode_into(&inserted, &mut out)
+                append_new(&mut chunks, |out| self.encoding.encode_into(&inserted, out))
                     .map_err(Unrepresentable)?;
-                chunks.push(Chunk::New(out));
             }
             self.skip(&mut cursor, stored, e);
         }
@@ -202,17 +227,16 @@ impl<'a> Document<'a> {
         let segment = &stored[cursor.text_pos..to];
         match self.encoding.encoded_len(segment) {
             Some(n) => {
-                chunks.push(Chunk::Original(
-                    &self.bytes[cursor.byte_pos..cursor.byte_pos + n],
-                ));
+                let original = &self.bytes[cursor.byte_pos..cursor.byte_pos + n];
+                match chunks.last_mut() {
+                    Some(Chunk::New(last)) if n <= SHORT_RUN => last.extend_from_slice(original),
+                    _ => chunks.push(Chunk::Original(original)),
+                }
                 cursor.byte_pos += n;
             }
             None => {
-                let mut out = Vec::with_capacity(segment.len());
-                self.encoding
-                    .encode_into(segment, &mut out)
+                append_new(chunks, |out| self.encoding.encode_into(segment, out))
                     .map_err(Unrepresentable)?;
-                chunks.push(Chunk::New(out));
             }
         }
         cursor.text_pos = to;
@@ -295,6 +319,46 @@ mod tests {
             text: to.to_string(),
         }];
         concat(&doc.render(&reps).unwrap())
+    }
+
+    #[test]
+    fn text_6_many_short_replacements_render_the_same_bytes_in_few_chunks() {
+        // A replace_all of every `j` in a long line: the bytes are those of a plain replace,
+        // and the short original runs between hits join the new chunk around them.
+        let text = "abcdefghij".repeat(1000);
+        let doc = Document::decode(text.as_bytes()).unwrap();
+        let reps: Vec<Replacement> = text
+            .match_indices('j')
+            .map(|(i, _)| Replacement {
+                start: i,
+                end: i + 1,
+                text: "JJ".to_string(),
+            })
+            .collect();
+        let chunks = doc.render(&reps).unwrap();
+        assert_eq!(concat(&chunks), text.replace('j', "JJ").into_bytes());
+        assert!(chunks.len() <= 2, "{} chunks", chunks.len());
+        // A long untouched run is still borrowed from the file, not copied.
+        let long = format!("x{}y", "-".repeat(SHORT_RUN + 1));
+        let doc = Document::decode(long.as_bytes()).unwrap();
+        let reps = [
+            Replacement {
+                start: 0,
+                end: 1,
+                text: "X".into(),
+            },
+            Replacement {
+                start: long.len() - 1,
+                end: long.len(),
+                text: "Y".into(),
+            },
+        ];
+        let chunks = doc.render(&reps).unwrap();
+        assert!(matches!(chunks[1], Chunk::Original(_)));
+        assert_eq!(
+            concat(&chunks),
+            format!("X{}Y", "-".repeat(SHORT_RUN + 1)).into_bytes()
+        );
     }
 
     #[test]

@@ -34,15 +34,23 @@ pub fn run_named(
     tool: &str,
 ) -> ToolResult<EditOutput> {
     // The model's strings become a request once, here (TEXT-5 normalisation included).
-    let mut edit = EditRequest::new(&input.old_string, &input.new_string, input.replace_all);
-    if let Some(n) = input.expected_replacements {
+    let EditInput {
+        file_path,
+        old_string,
+        new_string,
+        replace_all,
+        expected_replacements,
+        dry_run,
+    } = input;
+    let mut edit = EditRequest::from_strings(old_string, new_string, replace_all);
+    if let Some(n) = expected_replacements {
         edit = edit.with_expected_count(usize::try_from(n).unwrap_or(usize::MAX));
     }
     let done = apply_named(
         session,
-        &input.file_path,
+        &file_path,
         std::slice::from_ref(&edit),
-        input.dry_run,
+        dry_run,
         false,
         rule,
         tool,
@@ -50,8 +58,10 @@ pub fn run_named(
     let Some(report) = done.reports.into_iter().next() else {
         return Err(ToolError::invalid_input("Edit produced no report."));
     };
+    // The request (and with it the model's strings) is not needed for the output.
+    drop(edit);
     Ok(EditOutput {
-        file_path: input.file_path,
+        file_path,
         old_string: report.old_string,
         new_string: report.new_string,
         replace_all: report.replace_all,
@@ -59,7 +69,7 @@ pub fn run_named(
         change: Change::new(done.patch),
         repairs: report.repairs,
         user_modified: false,
-        dry_run: input.dry_run,
+        dry_run,
         durable: done.durable,
     })
 }

@@ -11,16 +11,20 @@ use crate::session::Session;
 /// Runs MultiEdit.
 pub fn run(session: &Session, input: MultiEditInput) -> ToolResult<MultiEditOutput> {
     // The model's strings become requests once, here (TEXT-5 normalisation included).
-    let edits: Vec<EditRequest> = input
-        .edits
-        .iter()
-        .map(|e| EditRequest::new(&e.old_string, &e.new_string, e.replace_all))
+    let MultiEditInput {
+        file_path,
+        edits,
+        dry_run,
+    } = input;
+    let edits: Vec<EditRequest> = edits
+        .into_iter()
+        .map(|e| EditRequest::from_strings(e.old_string, e.new_string, e.replace_all))
         .collect();
     let done = apply(
         session,
-        &input.file_path,
+        &file_path,
         &edits,
-        input.dry_run,
+        dry_run,
         true,
         super::open::ReadRule::Required,
     )?;
@@ -44,12 +48,12 @@ pub fn run(session: &Session, input: MultiEditInput) -> ToolResult<MultiEditOutp
         })
         .collect();
     Ok(MultiEditOutput {
-        file_path: input.file_path,
+        file_path,
         edits: summaries,
         change: Change::new(done.patch),
         repairs,
         user_modified: false,
-        dry_run: input.dry_run,
+        dry_run,
         durable: done.durable,
     })
 }
