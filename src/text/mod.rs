@@ -44,8 +44,9 @@ impl Chunk<'_> {
     }
 }
 
-/// Original runs up to this many bytes between two insertions are copied into the new chunk
-/// around them rather than borrowed as chunks of their own (see [`Document::render`]).
+/// Original runs up to this many bytes right after an insertion (between two insertions, or
+/// the file's tail after the last one) are copied into the new chunk before them rather than
+/// borrowed as chunks of their own (see [`Document::render`]).
 const SHORT_RUN: usize = 256;
 
 /// Writes new bytes at the end of `chunks` with `write`: into the last chunk when it is new,
@@ -185,7 +186,7 @@ impl<'a> Document<'a> {
     /// identical); each LF inside inserted text is written as the dominant ending.
     ///
     /// New bytes go into the chunk before them when that one is new too, and a short run of
-    /// original bytes between two insertions is copied into it ([`SHORT_RUN`]): a replace_all
+    /// original bytes right after an insertion is copied into it ([`SHORT_RUN`]): a replace_all
     /// of a million hits is then a few chunks, not two million of them, each with a buffer of
     /// its own. Only the chunking differs; the bytes, in order, are the same.
     pub fn render(&self, replacements: &[Replacement]) -> Result<Vec<Chunk<'a>>, Unrepresentable> {

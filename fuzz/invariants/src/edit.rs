@@ -441,8 +441,9 @@ fn check_replacements(view: &str, reps: &[Replacement]) -> Check {
     Ok(())
 }
 
-/// TEXT-6: every `Original` chunk is original bytes, and together they are exactly the bytes
-/// outside the replaced spans (for encodings whose untouched spans are borrowed).
+/// TEXT-6: every `Original` chunk is original bytes, and together they are the bytes outside
+/// the replaced spans (for encodings whose untouched spans are borrowed) — all of them but the
+/// short runs the render copies into the inserted text before them.
 fn check_untouched(
     bytes: &[u8],
     doc: &Document<'_>,
@@ -475,12 +476,24 @@ fn check_untouched(
         at = r.end;
     }
     push_range(&mut want, byte_of[at], bytes.len());
+    // Every borrowed range is a whole untouched range; an untouched range that is not borrowed
+    // must be a short run the render copied into the inserted text before it.
+    let borrowed_whole = got.iter().all(|g| want.contains(g));
+    let copied_short = want
+        .iter()
+        .filter(|w| !got.contains(w))
+        .all(|&(s, e)| e - s <= SHORT_RUN && got.iter().all(|&(gs, ge)| ge <= s || gs >= e));
     ensure!(
-        got == want,
-        "untouched byte ranges {got:?}, expected {want:?}"
+        borrowed_whole && copied_short,
+        "untouched byte ranges {got:?}, expected {want:?} (runs of up to {SHORT_RUN} bytes may be copied)"
     );
     Ok(())
 }
+
+/// The longest untouched run `Document::render` may copy into the inserted text before it
+/// instead of borrowing it from the file (a copy of the library's constant: the rule is about
+/// chunking, not bytes, and the bytes themselves are compared with the model's).
+const SHORT_RUN: usize = 256;
 
 fn push_range(v: &mut Vec<(usize, usize)>, s: usize, e: usize) {
     if s >= e {
