@@ -2,7 +2,7 @@
 //! SESSION-3).
 
 use crate::depth::Ending;
-use crate::edit::EditSpec;
+use crate::edit_case::EditSpec;
 use crate::framing::{self, Writer};
 use crate::hard_parts::FileForm;
 use crate::model::{self, Outcome};

@@ -1,9 +1,11 @@
 //! Fuzz-target logic: one function per cargo-fuzz target, each checking invariants of the spec
 //! rather than only the absence of crashes.
 //!
-//! The targets live in the library, not in `fuzz/`, for two reasons. Plain `cargo test` replays
-//! every committed regression input through the very same functions (no libFuzzer, no nightly),
-//! and the functions can use crate internals that a separate fuzz crate could not. Each function
+//! The targets live in this crate (`editref-fuzzing`, a member of the workspace), not in
+//! `fuzz/`, so that plain `cargo test` replays every committed regression input through the very
+//! same functions (no libFuzzer, no nightly), while the cargo-fuzz targets in `fuzz/fuzz_targets/`
+//! are thin wrappers that call them. The crate is separate from the library and uses only
+//! editref's public API, so nothing of the fuzz kit ships in what agents embed. Each function
 //! returns `Err(description)` when an invariant is violated; the cargo-fuzz targets turn that
 //! into a crash, the regression test into a failure.
 //!
@@ -34,6 +36,8 @@ mod apply_patch_seek;
 mod atomic;
 mod document;
 mod edit;
+mod edit_case;
+mod edit_checks;
 pub mod hard_parts;
 mod inputs;
 mod model;
@@ -51,7 +55,8 @@ pub use apply_patch_parse::{
 pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
 pub use atomic::{atomic_write, AtomicCase, AtomicEnd, AtomicTool, FaultChoice};
 pub use document::document_roundtrip;
-pub use edit::{edit_vs_model, EditCase, EditEnd, EditSpec, OldString};
+pub use edit::{edit_vs_model, EditEnd};
+pub use edit_case::{EditCase, EditSpec, OldString};
 pub use hard_parts::{FileForm, Perturb};
 pub use inputs::{inputs, InputKind};
 pub use quotes::{quotes, QuoteCase};
