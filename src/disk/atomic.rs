@@ -10,60 +10,16 @@
 //! successful write, orphaned temp files of dead writers in the directory are removed
 //! (`orphans.rs`).
 
-use super::fs::{FileBytes, Fs, Kind, Meta};
+use super::fs::{FileBytes, Fs, Kind};
 use super::load::{load, Loaded};
 use super::orphans;
 use super::path::real_path;
+use super::refusal::{io_error, stale};
+use super::request::{WriteRequest, Written};
 use super::staged::{prepare, Prepared};
-use crate::error::{msg, Code, ToolError};
-use crate::text::Chunk;
+use crate::error::ToolError;
 use std::io;
 use std::path::Path;
-
-/// What to write and how.
-pub struct WriteRequest<'a, 'c> {
-    /// The final target path (symlinks already followed).
-    pub target: &'a Path,
-    /// The new content, in order.
-    pub chunks: &'a [Chunk<'c>],
-    /// The file as loaded, when replacing an existing file (mode, owner, write-time check).
-    pub existing: Option<&'a Loaded>,
-    /// fsync file and directory (DISK-6).
-    pub fsync: bool,
-    /// The mode of a new file; `None` is the default (0o666 less the umask). Ignored when
-    /// replacing: an existing file keeps its own mode (DISK-2). Undo uses it to bring back a
-    /// deleted file with the mode it had.
-    pub mode: Option<u32>,
-}
-
-/// Result of a successful write.
-#[derive(Debug, Clone, Copy)]
-pub struct Written {
-    /// Metadata of the new file (mtime and size for the read state).
-    pub meta: Meta,
-    /// Whether the file and the rename were both fsynced (DISK-6): false when fsync is off, or
-    /// when the directory sync failed after the rename (the new content is in place, but a power
-    /// loss could still undo the rename).
-    pub durable: bool,
-}
-
-pub(super) fn io_error(what: &str, e: &io::Error) -> ToolError {
-    if crate::error::is_escape(e) {
-        return ToolError::escaped(what);
-    }
-    let code = match e.kind() {
-        io::ErrorKind::PermissionDenied => Code::PermissionDenied,
-        _ => Code::Io,
-    };
-    ToolError::new(
-        code,
-        format!("Could not {what}: {e}. The file was left untouched."),
-    )
-}
-
-pub(super) fn stale() -> ToolError {
-    ToolError::new(Code::Stale, msg::STALE)
-}
 
 /// DISK-1 / SESSION-3: atomically replaces (or creates) `req.target` with `req.chunks`.
 pub fn atomic_write(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Written, ToolError> {
@@ -171,6 +127,8 @@ mod tests {
     use super::super::staged::{DIRECT_WRITE, WRITE_PIECE};
     use super::*;
     use crate::disk::{is_temp_name, Fault, FaultFs, Op, RealFs, MAP_MIN};
+    use crate::error::Code;
+    use crate::text::Chunk;
     use std::sync::Arc;
 
     fn chunks(s: &str) -> Vec<Chunk<'_>> {

@@ -20,11 +20,12 @@
 //! bytes and mode again, a created file is removed, a file moved aside comes back. Only when
 //! the rollback itself fails does the error say that a file may hold its new content.
 
-use super::atomic::{check_unchanged, commit_create, io_error, stale};
-use super::atomic::{WriteRequest, Written};
+use super::atomic::{check_unchanged, commit_create};
 use super::fs::Fs;
 use super::load::Loaded;
 use super::orphans;
+use super::refusal::{io_error, stale};
+use super::request::{WriteRequest, Written};
 use super::staged::{prepare, Prepared};
 use super::temp::parked_path;
 use crate::error::ToolError;

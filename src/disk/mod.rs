@@ -25,7 +25,10 @@
 //! - `staged.rs` — the new content in a temp file beside its target, unnamed until it is put
 //!   in place, and putting it there;
 //! - `orphans.rs` — temp files of dead writers, removed by the next write in their directory;
-//! - `atomic.rs` — the atomic replace ([`atomic_write`], [`WriteRequest`], [`Written`]);
+//! - `request.rs` — what a write is asked to do and what it returns ([`WriteRequest`],
+//!   [`Written`]); `refusal.rs` — the refusals every step of a write shares (an I/O error
+//!   naming the step, `stale`);
+//! - `atomic.rs` — the atomic replace ([`atomic_write`]);
 //! - `batch.rs` — several files changed as one unit, all or none ([`write_batch`]).
 
 mod atomic;
@@ -38,10 +41,12 @@ mod load;
 mod orphans;
 mod path;
 mod record;
+mod refusal;
+mod request;
 mod staged;
 mod temp;
 
-pub use atomic::{atomic_write, WriteRequest, Written};
+pub use atomic::atomic_write;
 pub use batch::{write_batch, BatchDone, BatchOp};
 pub use beneath::{BeneathFs, Resolver};
 pub use fault::{Fault, FaultFs, Op};
@@ -49,4 +54,5 @@ pub use fs::{FileBytes, FileHandle, Fs, Kind, Meta, RealFs, MAP_MIN};
 pub use load::{load, LoadError, Loaded};
 pub use path::{normalize, real_path};
 pub use record::{Call, RecordFs};
+pub use request::{WriteRequest, Written};
 pub use temp::{is_temp_name, parked_path, temp_owner, temp_path};

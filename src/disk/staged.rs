@@ -9,11 +9,11 @@
 //! before. Either way the writer holds an exclusive `flock` on its temp file from creation to
 //! the end of the write, so that a later edit can tell an orphan from a live write (D24).
 
-use super::atomic::{io_error, stale};
 use super::dirs::NewDirs;
 use super::fs::{FileHandle, Fs, Meta};
+use super::refusal::{io_error, stale};
+use super::request::WriteRequest;
 use super::temp::temp_path;
-use super::WriteRequest;
 use crate::error::ToolError;
 use crate::text::Chunk;
 use std::io;
