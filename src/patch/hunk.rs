@@ -3,12 +3,9 @@
 //!
 //! The diff text is the only copy of the lines and the hunks are byte ranges into it, so an edit
 //! with many hits does not turn every line into its own string; owned hunks and JSON are made
-//! on demand. How a patch is computed is elsewhere: spans to changes in `region`, changes to
-//! hunks and diff text in `udiff`.
+//! on demand. How a patch is computed is elsewhere ([`Patch::new`] is in `udiff`): spans to
+//! changes in `region`, changes to hunks and diff text in `udiff`. This file imports neither.
 
-use super::region::changes;
-use super::udiff::build;
-use crate::text::Replacement;
 use serde::{Deserialize, Serialize};
 
 /// One hunk, in the shape agents already know (field names as Claude Code's results).
@@ -52,29 +49,6 @@ pub(super) struct HunkAt {
 }
 
 impl Patch {
-    /// The patch of `replacements` (sorted, disjoint spans of `old`, an LF view), with diff
-    /// headers naming `path`.
-    pub fn new(path: &str, old: &str, replacements: &[Replacement]) -> Patch {
-        let (changes, added) = changes(old, replacements);
-        build(path, old, &changes, &added)
-    }
-
-    /// The patch of Write, where no spans are known: one replacement of the whole text.
-    pub fn whole_text(path: &str, old: &str, new: &str) -> Patch {
-        if old == new {
-            return Patch::default();
-        }
-        Patch::new(
-            path,
-            old,
-            &[Replacement {
-                start: 0,
-                end: old.len(),
-                text: new.to_string(),
-            }],
-        )
-    }
-
     /// The unified diff (`--- a/path`, `+++ b/path`, hunks); empty when nothing changed.
     pub fn diff(&self) -> &str {
         &self.diff
@@ -141,9 +115,4 @@ impl Patch {
             line
         })
     }
-}
-
-/// Computes the hunks for `replacements` (sorted, disjoint spans of `old`, an LF view).
-pub fn structured_patch(old: &str, replacements: &[Replacement]) -> Vec<Hunk> {
-    Patch::new("", old, replacements).hunks()
 }

@@ -8,8 +8,10 @@
 //! The parts, in the order a patch is made:
 //!
 //! - `region.rs` — replaced spans → regions of whole lines → changes (the line diff);
-//! - `udiff.rs` — changes → hunks with context, written as unified diff text;
+//! - `udiff.rs` — [`Patch::new`]: changes → hunks with context, written as unified diff text;
 //! - `hunk.rs` — the result: [`Patch`], [`Hunk`] and the `structuredPatch` JSON.
+//!
+//! `udiff.rs` uses `region.rs` and `hunk.rs`; neither of them uses it back.
 
 mod hunk;
 mod region;
@@ -17,5 +19,5 @@ mod region;
 mod tests;
 mod udiff;
 
-pub use hunk::{structured_patch, Hunk, Patch};
-pub use udiff::{unified_diff, CONTEXT, NO_NEWLINE};
+pub use hunk::{Hunk, Patch};
+pub use udiff::{structured_patch, unified_diff, CONTEXT, NO_NEWLINE};

@@ -1,19 +1,50 @@
 //! The unified diff text: changes grouped into hunks with [`CONTEXT`] lines around them, the
 //! `@@` headers, and the marker after a line without a final newline.
 //!
-//! [`build`] writes the diff of an edit straight from the original text and the changes, with
-//! the hunk counts worked out before the lines so that each header precedes its lines in one
-//! pass; [`unified_diff`] renders owned [`Hunk`]s (as read back from `structuredPatch`) in the
-//! same form.
+//! This is where a patch is made: [`Patch::new`] takes the replaced spans to changes
+//! (`region`), then [`build`] writes the diff of the edit straight from the original text and
+//! the changes, with the hunk counts worked out before the lines so that each header precedes
+//! its lines in one pass; [`unified_diff`] renders owned [`Hunk`]s (as read back from
+//! `structuredPatch`) in the same form.
 
-use super::hunk::{HunkAt, Patch};
-use super::region::{line_end, line_start, Change};
-use super::Hunk;
+use super::hunk::{Hunk, HunkAt, Patch};
+use super::region::{changes, line_end, line_start, Change};
+use crate::text::Replacement;
 
 /// Lines of context around each change.
 pub const CONTEXT: usize = 3;
 /// The marker line after a line that has no final newline.
 pub const NO_NEWLINE: &str = "\\ No newline at end of file";
+
+impl Patch {
+    /// The patch of `replacements` (sorted, disjoint spans of `old`, an LF view), with diff
+    /// headers naming `path`.
+    pub fn new(path: &str, old: &str, replacements: &[Replacement]) -> Patch {
+        let (changes, added) = changes(old, replacements);
+        build(path, old, &changes, &added)
+    }
+
+    /// The patch of Write, where no spans are known: one replacement of the whole text.
+    pub fn whole_text(path: &str, old: &str, new: &str) -> Patch {
+        if old == new {
+            return Patch::default();
+        }
+        Patch::new(
+            path,
+            old,
+            &[Replacement {
+                start: 0,
+                end: old.len(),
+                text: new.to_string(),
+            }],
+        )
+    }
+}
+
+/// Computes the hunks for `replacements` (sorted, disjoint spans of `old`, an LF view).
+pub fn structured_patch(old: &str, replacements: &[Replacement]) -> Vec<Hunk> {
+    Patch::new("", old, replacements).hunks()
+}
 
 /// Appends the lines of `text` to the diff, each with `prefix` and ended by `\n`; a last line
 /// without a final newline is followed by the marker line.
