@@ -2,7 +2,7 @@
 //! too (`linkat` into its directory's handle), so that giving an unnamed temp file its name —
 //! the moment a new file appears — cannot be diverted by a swapped-in symlink either.
 
-use super::Root;
+use super::root::Root;
 use crate::disk::fs::{FileBytes, FileHandle, Meta, RealFile};
 use std::io;
 use std::os::fd::AsRawFd;

@@ -14,55 +14,27 @@
 //! Paths outside the root (editref's own files, such as an undo journal kept elsewhere, and
 //! the `lstat`/`readlink` of resolution following a link out, which resolution then refuses)
 //! go to [`RealFs`] unchanged.
+//!
+//! The parts: the root's path and handle, and the lookups beneath it (`root.rs`); the two ways
+//! of looking up (`resolve.rs`); a file opened beneath the root (`file.rs`); the file system
+//! itself (this file).
 
 mod file;
 mod resolve;
+mod root;
 
 pub use resolve::Resolver;
 
 use super::fs::{FileHandle, Fs, Meta, RealFile, RealFs};
 use file::BeneathFile;
-use resolve::{open, parent};
+use root::Root;
 use std::ffi::{CStr, OsString};
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, IntoRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, IntoRawFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// The root: its path (as resolution compares it) and a handle on it.
-#[derive(Debug)]
-pub(super) struct Root {
-    path: PathBuf,
-    fd: OwnedFd,
-    how: Resolver,
-}
-
-impl Root {
-    fn fd(&self) -> BorrowedFd<'_> {
-        self.fd.as_fd()
-    }
-
-    /// `path` relative to the root, when it lies under it (lexically).
-    fn rel<'p>(&self, path: &'p Path) -> Option<&'p Path> {
-        path.strip_prefix(&self.path).ok()
-    }
-
-    /// `path` relative to the root when it names something below the root (not the root
-    /// itself): what the calls acting on a name in its directory need.
-    fn below<'p>(&self, path: &'p Path) -> Option<&'p Path> {
-        self.rel(path).filter(|r| !r.as_os_str().is_empty())
-    }
-
-    fn open(&self, rel: &Path, flags: libc::c_int, mode: u32) -> io::Result<OwnedFd> {
-        open(self.fd(), rel, flags, mode, self.how)
-    }
-
-    fn parent(&self, rel: &Path) -> io::Result<(OwnedFd, std::ffi::CString)> {
-        parent(self.fd(), rel, self.how)
-    }
-}
 
 /// The real file system, confined to a root directory by the kernel (PATH-2, D30).
 ///
@@ -86,31 +58,14 @@ impl BeneathFs {
     /// Confines calls to `root` with the given resolver: [`Resolver::Walk`] exercises the
     /// fallback on kernels that have `openat2`, so that both are tested everywhere.
     pub fn with_resolver(root: &Path, how: Resolver) -> io::Result<BeneathFs> {
-        let c = resolve::c_name(root.as_os_str())?;
-        // SAFETY: `c` is a valid NUL-terminated string for the duration of the call.
-        let fd = unsafe {
-            libc::open(
-                c.as_ptr(),
-                libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
-            )
-        };
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: a non-negative result of open is a new descriptor that nothing else owns.
-        let fd = unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) };
         Ok(BeneathFs {
-            root: Arc::new(Root {
-                path: root.to_path_buf(),
-                fd,
-                how,
-            }),
+            root: Arc::new(Root::new(root, how)?),
         })
     }
 
     /// The root calls are confined to.
     pub fn root(&self) -> &Path {
-        &self.root.path
+        self.root.path()
     }
 
     fn handle(&self, fd: OwnedFd) -> Box<dyn FileHandle> {
