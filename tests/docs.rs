@@ -1,6 +1,7 @@
 //! What the documentation states about the repository stays true: the corpus size the README
 //! gives, `--locked` on every install command, a release build without debug info (and a
-//! profile with it), and byte dumps in the demo that never wrap in the middle of a line.
+//! profile with it), byte dumps in the demo that never wrap in the middle of a line, and
+//! ARCHITECTURE.md's map — every path it names exists, and every file of `src/` is named.
 
 use std::path::Path;
 use std::process::Command;
@@ -153,4 +154,148 @@ fn the_fuzz_lockfile_is_current() {
         "fuzz/Cargo.lock is out of date (run `cargo metadata --manifest-path fuzz/Cargo.toml` and commit it): {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Every file and directory of the checkout (build output, VCS data and fuzz corpora left
+/// out), relative to the root with `/`; directories end with `/`.
+fn checkout_paths() -> Vec<String> {
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = format!("{rel}{name}");
+            if e.path().is_dir() {
+                let skipped = matches!(name.as_str(), ".git" | "target" | "__pycache__")
+                    || matches!(path.as_str(), "fuzz/corpus" | "fuzz/artifacts");
+                if !skipped {
+                    out.push(format!("{path}/"));
+                    walk(&e.path(), &format!("{path}/"), out);
+                }
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(Path::new(ROOT), "", &mut out);
+    out
+}
+
+/// `a/{b,c}.rs` as `a/b.rs` and `a/c.rs` (one group of braces).
+fn expand_braces(path: &str) -> Vec<String> {
+    match (path.find('{'), path.find('}')) {
+        (Some(open), Some(close)) if open < close => path[open + 1..close]
+            .split(',')
+            .map(|alt| format!("{}{}{}", &path[..open], alt.trim(), &path[close + 1..]))
+            .collect(),
+        _ => vec![path.to_string()],
+    }
+}
+
+/// The paths a Markdown text names in inline code outside fenced blocks: spans that look like
+/// a path (a `/`, or a file extension), with a trailing `::item` dropped and braces expanded.
+/// Placeholders (`<area>`, `*`) and anything with a space are not paths.
+fn named_paths(markdown: &str) -> Vec<String> {
+    const EXTENSIONS: [&str; 11] = [
+        ".rs", ".py", ".mjs", ".sh", ".md", ".toml", ".yml", ".yaml", ".json", ".jsonl", ".svg",
+    ];
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for span in line.split('`').skip(1).step_by(2) {
+            let span = span.split("::").next().unwrap_or("");
+            // `a/{b, c}.rs`: the spaces of a brace group are not part of the path.
+            let span = &if span.contains('{') {
+                span.replace(' ', "")
+            } else {
+                span.to_string()
+            };
+            let placeholder = span.contains(['<', '*', ' ', ':', '|', '(', '=', '@']);
+            let pathlike = span.contains('/') || EXTENSIONS.iter().any(|e| span.ends_with(e));
+            let extension_only = span.starts_with('.') && !span.contains('/');
+            if !placeholder && pathlike && !extension_only && !span.starts_with('-') {
+                out.extend(expand_braces(span));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `named` is a path of the checkout: exactly, when it starts at a top-level folder or
+/// file; else as the tail of one (`session/state.rs`, `state.rs`), as the tables name files
+/// inside the module of their row.
+fn exists_in(paths: &[String], named: &str) -> bool {
+    let top = named.split('/').next().unwrap_or("");
+    let at_root = Path::new(ROOT).join(top).exists() && !top.is_empty();
+    paths.iter().any(|p| {
+        p == named
+            || (p.strip_suffix('/') == Some(named))
+            || (!at_root
+                && (p.ends_with(&format!("/{named}")) || p.ends_with(&format!("/{named}/"))))
+    })
+}
+
+/// Names ARCHITECTURE.md gives to what runs write, not to files of the checkout.
+const WRITTEN_BY_RUNS: [&str; 3] = ["target/", "bench.json", "bench.md"];
+
+#[test]
+fn every_path_architecture_md_names_exists() {
+    let paths = checkout_paths();
+    let missing: Vec<String> = named_paths(&read("ARCHITECTURE.md"))
+        .into_iter()
+        .filter(|n| !WRITTEN_BY_RUNS.contains(&n.as_str()) && !exists_in(&paths, n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names paths that do not exist: {missing:?}"
+    );
+}
+
+/// Every file of the library and the binary is named in ARCHITECTURE.md (by its name, in the
+/// row of its module), tests and `mod.rs` files aside: a new module enters the map with its
+/// first commit.
+#[test]
+fn architecture_md_names_every_file_of_src() {
+    let named = named_paths(&read("ARCHITECTURE.md"));
+    let unnamed: Vec<String> = checkout_paths()
+        .into_iter()
+        .filter(|p| p.starts_with("src/") && p.ends_with(".rs"))
+        .filter(|p| !p.contains("/tests/"))
+        .filter(|p| {
+            let name = p.rsplit('/').next().unwrap_or("");
+            !matches!(name, "mod.rs" | "lib.rs" | "tests.rs") && !name.ends_with("_tests.rs")
+        })
+        .filter(|p| {
+            let name = p.rsplit('/').next().unwrap_or("");
+            !named
+                .iter()
+                .any(|n| n == name || p.ends_with(&format!("/{n}")))
+        })
+        .collect();
+    assert!(
+        unnamed.is_empty(),
+        "ARCHITECTURE.md does not name: {unnamed:?}"
+    );
+}
+
+#[test]
+fn path_spans_are_read_as_the_document_means_them() {
+    let doc = "`src/api/{fields, files}.rs` and `text/eol.rs::normalize_crlf`, `--root`,\n\
+               `cases/<area>/*.yaml`, `editref conform list`\n```\n`src/gone.rs`\n```\n";
+    assert_eq!(
+        named_paths(doc),
+        ["src/api/fields.rs", "src/api/files.rs", "text/eol.rs"]
+    );
+    let paths = ["src/".to_string(), "src/text/eol.rs".to_string()];
+    assert!(exists_in(&paths, "text/eol.rs"));
+    assert!(exists_in(&paths, "eol.rs"));
+    assert!(exists_in(&paths, "src/text/eol.rs"));
+    assert!(!exists_in(&paths, "src/eol.rs"));
+    assert!(!exists_in(&paths, "text/quotes.rs"));
 }
