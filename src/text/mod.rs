@@ -186,7 +186,7 @@ impl<'a> Document<'a> {
     /// identical); each LF inside inserted text is written as the dominant ending.
     ///
     /// New bytes go into the chunk before them when that one is new too, and a short run of
-    /// original bytes right after an insertion is copied into it ([`SHORT_RUN`]): a replace_all
+    /// original bytes right after an insertion is copied into it (up to 256 bytes): a replace_all
     /// of a million hits is then a few chunks, not two million of them, each with a buffer of
     /// its own. Only the chunking differs; the bytes, in order, are the same.
     pub fn render(&self, replacements: &[Replacement]) -> Result<Vec<Chunk<'a>>, Unrepresentable> {
