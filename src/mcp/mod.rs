@@ -91,10 +91,12 @@ impl Options {
     }
 }
 
-/// The longest request line read over stdio: 1 GiB, editref's size limit for a file, so that
-/// any file editref handles fits in one Write. The transport's default (16 MiB) drops a longer
-/// line without answering it, which leaves the client waiting forever for that call.
-pub const MAX_STDIO_LINE: usize = 1 << 30;
+/// The largest request served, on either transport: 1 GiB, editref's size limit for a file,
+/// so that any file editref handles fits in one Write. Over stdio it is the longest line read
+/// (the transport's default, 16 MiB, drops a longer line without answering it, which leaves
+/// the client waiting forever for that call); over HTTP the largest POST body (the default,
+/// 4 MiB, answers a larger one with `413 Payload Too Large` instead of the tool's result).
+pub const MAX_REQUEST: usize = 1 << 30;
 
 /// Serves one MCP client on stdin/stdout until it disconnects.
 pub fn run_stdio(options: Options) -> std::io::Result<()> {
@@ -104,7 +106,7 @@ pub fn run_stdio(options: Options) -> std::io::Result<()> {
         let handler = server::EditrefServer::new(options);
         let (stdin, stdout) = rmcp::transport::stdio();
         let transport = AsyncRwTransport::new_server(stdin, wire::NullIdWriter::new(stdout))
-            .with_max_line_length(MAX_STDIO_LINE);
+            .with_max_line_length(MAX_REQUEST);
         let running = handler
             .serve(transport)
             .await
