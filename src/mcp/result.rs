@@ -2,9 +2,13 @@
 //! [`Session::call`](crate::Session::call) returns, and `content` is what the model reads — the
 //! numbered lines, or a one-line summary and the diff.
 //!
-//! A refusal is a result too (`isError: true`, text `refused (CODE): MESSAGE`, structured
-//! `{"error": {...}}`), never a protocol error: the model has to read the message to do better
-//! on the next call, and clients show protocol errors only as an opaque failure.
+//! A refusal is a result too, never a protocol error: the model has to read the message to do
+//! better on the next call, and clients show protocol errors only as an opaque failure. It is
+//! `isError: true` with the text `refused (CODE): MESSAGE` and `structuredContent`
+//! `{"error": {code, message, ...fields}}` (SPEC §13.2). Each tool's `outputSchema` admits that
+//! object beside the tool's result ([`super::tools::output_schema_of`]): a client that checks
+//! every structured content against the schema, as the official TypeScript SDK does, then
+//! hands the refusal on as a result instead of throwing (SPEC MCP-3).
 
 use crate::ToolError;
 use rmcp::model::{CallToolResult, ContentBlock};
