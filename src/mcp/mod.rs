@@ -4,10 +4,11 @@
 //! A front end like `serve`: it owns connections and framing and calls
 //! [`Session::call`](crate::Session::call), never the tools directly. The pieces, one job each:
 //! [`tools`] describes the tools (schemas, descriptions, annotations), [`result`] turns a
-//! tool's result or refusal into an MCP tool result, [`roots`] decides which directories a
-//! connection may touch and routes each path to the session of its root, [`server`] is the
-//! protocol handler of one connection, [`http`] the streamable HTTP transport, and [`wire`]
-//! the stdio writer's correction of id-less error responses.
+//! tool's result or refusal into an MCP tool result, [`summary`] words a result for the model,
+//! [`roots`] decides which directories a connection may touch and routes each path to the
+//! session of its root, [`server`] is the protocol handler of one connection, [`http`] the
+//! streamable HTTP transport, and [`wire`] the stdio writer's correction of id-less error
+//! responses.
 //!
 //! One editref session per MCP connection (per MCP session id over HTTP): read-before-write
 //! and staleness hold across the calls of one client, and one client's reads never let
@@ -17,6 +18,7 @@ pub mod http;
 pub mod result;
 pub mod roots;
 pub mod server;
+pub mod summary;
 pub mod tools;
 pub mod wire;
 
