@@ -60,10 +60,20 @@ impl Options {
     }
 
     /// Selects the tools from a comma-separated list such as `Read,Edit`. Unknown names are an
-    /// error that lists the known ones.
+    /// error that lists the known ones. [`TEXT_EDITOR_ALIAS`] offers the text editor under
+    /// that name instead of `str_replace_based_edit_tool` (also when `all` is given): the
+    /// name the agent's model was trained on, for one tool.
     pub fn select_tools(&mut self, list: &str) -> Result<(), String> {
+        const EDITOR: &str = "str_replace_based_edit_tool";
         let mut chosen: Vec<&'static str> = Vec::new();
+        let mut alias = false;
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let name = if name == TEXT_EDITOR_ALIAS {
+                alias = true;
+                EDITOR
+            } else {
+                name
+            };
             if name == "all" {
                 for t in crate::ALL_TOOLS {
                     if !chosen.contains(&t) {
@@ -77,7 +87,7 @@ impl Options {
                 Some(_) => {}
                 None => {
                     return Err(format!(
-                        "unknown tool '{name}' in --tools; the tools are {} (or all)",
+                        "unknown tool '{name}' in --tools; the tools are {}, {TEXT_EDITOR_ALIAS} (the text editor under its older name), or all",
                         crate::ALL_TOOLS.join(", ")
                     ))
                 }
@@ -88,10 +98,21 @@ impl Options {
         }
         // Listed in the spec's order, whatever order they were given in.
         chosen.sort_by_key(|t| crate::ALL_TOOLS.iter().position(|x| x == t));
+        if alias {
+            for t in &mut chosen {
+                if *t == EDITOR {
+                    *t = TEXT_EDITOR_ALIAS;
+                }
+            }
+        }
         self.tools = chosen;
         Ok(())
     }
 }
+
+/// The text editor's older name (Anthropic's `str_replace_editor`, EDITOR-1), accepted by
+/// `--tools`: the tool is then offered under this name, with the same schema and behaviour.
+pub const TEXT_EDITOR_ALIAS: &str = "str_replace_editor";
 
 /// The largest request served, on either transport: 1 GiB, editref's size limit for a file,
 /// so that any file editref handles fits in one Write. Over stdio it is the longest line read
@@ -145,5 +166,24 @@ mod tests {
         assert_eq!(o.tools, ["Read", "Edit"]);
         assert!(o.select_tools("Read,Bash").unwrap_err().contains("'Bash'"));
         assert!(o.select_tools(" , ").is_err());
+    }
+
+    #[test]
+    fn the_text_editor_can_be_offered_under_its_older_name() {
+        let mut o = Options::new("/");
+        o.select_tools("str_replace_editor,Read")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        assert_eq!(o.tools, ["Read", "str_replace_editor"]);
+        o.select_tools("all,str_replace_editor")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        assert_eq!(o.tools.len(), crate::ALL_TOOLS.len());
+        assert!(o.tools.contains(&"str_replace_editor"));
+        assert!(!o.tools.contains(&"str_replace_based_edit_tool"));
+        o.select_tools("str_replace_based_edit_tool,str_replace_editor")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        assert_eq!(o.tools, ["str_replace_editor"]);
     }
 }

@@ -132,7 +132,7 @@ pub fn tool(name: &str) -> Option<Tool> {
             output_schema_of::<LineEditOutput>(),
             hints(false, false, false),
         ),
-        "str_replace_based_edit_tool" => (
+        "str_replace_based_edit_tool" | super::TEXT_EDITOR_ALIAS => (
             "Text editor",
             TEXT_EDITOR,
             input_schema::<TextEditorInput>(),
@@ -243,8 +243,12 @@ mod tests {
 
     #[test]
     fn every_tool_has_an_object_input_and_output_schema() {
-        for name in crate::ALL_TOOLS {
+        for name in crate::ALL_TOOLS
+            .into_iter()
+            .chain([super::super::TEXT_EDITOR_ALIAS])
+        {
             let t = tool(name).expect(name);
+            assert_eq!(t.name, name);
             assert_eq!(t.input_schema["type"], "object", "{name}");
             let out = t.output_schema.expect(name);
             assert_eq!(out["type"], "object", "{name}");
