@@ -12,7 +12,7 @@ use std::path::Path;
 /// What each top-level module may use, from the entry down.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("protocol", &["error", "session", "undo"]),
-    ("mcp", &["api", "error", "session", "undo"]),
+    ("mcp", &["api", "dialects", "error", "session", "undo"]),
     ("call", &["api", "dialects", "error", "session", "tools"]),
     (
         "dialects",

@@ -5,8 +5,9 @@
 //! [`Session::call`](crate::Session::call), never the tools directly. The pieces, one job each:
 //! [`tools`] describes the tools (schemas, descriptions, annotations), [`result`] turns a
 //! tool's result or refusal into an MCP tool result, [`summary`] words a result for the model,
-//! [`roots`] decides which directories a connection may touch and routes each path to the
-//! session of its root, [`server`] is the protocol handler of one connection, [`http`] the
+//! [`roots`] decides which directories a connection may touch and routes each call to the
+//! session of its root, [`paths`] finds the paths a call names (those of a patch or a reply
+//! with blocks included), [`server`] is the protocol handler of one connection, [`http`] the
 //! streamable HTTP transport, and [`wire`] the stdio writer's correction of id-less error
 //! responses.
 //!
@@ -15,6 +16,7 @@
 //! another write.
 
 pub mod http;
+pub mod paths;
 pub mod result;
 pub mod roots;
 pub mod server;
