@@ -24,8 +24,9 @@ use std::path::{Path, PathBuf};
 /// any module.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("protocol", &["error", "session", "undo"]),
-    // The MCP server is a front end above the JSON dispatch: it lists `call::ALL_TOOLS`.
-    ("mcp", &["api", "call", "error", "session", "undo"]),
+    // The MCP server is a front end above the JSON dispatch (it lists `call::ALL_TOOLS`) and
+    // routes a dialect call by the paths its own parsers find in it.
+    ("mcp", &["api", "call", "dialects", "error", "session", "undo"]),
     ("call", &["api", "dialects", "error", "session", "tools"]),
     (
         "dialects",
@@ -56,7 +57,7 @@ const MAX_LINES: usize = 650;
 
 /// Files over [`MAX_LINES`] that are being split. This list must shrink to empty: a file is
 /// taken off when it is split, and none is ever added.
-const TOO_LONG_FOR_NOW: &[&str] = &["tests/reliability_report.rs", "tests/mcp/client_test.py"];
+const TOO_LONG_FOR_NOW: &[&str] = &["tests/reliability_report.rs"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,8 +1,11 @@
-//! `editref mcp` against the official Python MCP SDK: the client checks in
-//! `tests/mcp/client_test.py` run over stdio and streamable HTTP against the built binary.
+//! `editref mcp` against the official MCP SDKs: the Python client checks in
+//! `tests/mcp/client_test.py` (and the `checks_*.py` beside it) and the TypeScript client
+//! checks in `tests/mcp/ts_client_test.mjs` run over stdio and streamable HTTP against the
+//! built binary.
 //!
-//! The SDK is installed, pinned, into a virtual environment under the target directory the
-//! first time (never into the system's Python). If it cannot be installed the test fails and
+//! Each SDK is installed, pinned, under the target directory the first time — the Python one
+//! into a virtual environment (`target/mcp-venv`), the TypeScript one with npm
+//! (`target/mcp-node`) — never into the system. If one cannot be installed its test fails and
 //! says why: a server nobody tested against a real client is not a passing test.
 
 #![cfg(feature = "mcp")]
@@ -12,13 +15,20 @@ use std::process::{Command, Output};
 
 /// The Python MCP SDK the server is tested with.
 const MCP_SDK: &str = "2.3.0";
-/// Upper bound for creating the environment and installing the SDK, in seconds.
+/// The TypeScript MCP SDK (npm `@modelcontextprotocol/sdk`) the server is tested with.
+const TS_SDK: &str = "1.32.2";
+/// Upper bound for creating the environment and installing an SDK, in seconds.
 const INSTALL_TIMEOUT: &str = "600";
 
-fn venv_dir() -> PathBuf {
-    // CARGO_TARGET_TMPDIR is <target>/tmp; the environment lives beside it, reused across runs.
+/// `<target>/NAME`: CARGO_TARGET_TMPDIR is `<target>/tmp`; the SDKs live beside it, reused
+/// across runs.
+fn in_target(name: &str) -> PathBuf {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    tmp.parent().unwrap_or(tmp).join("mcp-venv")
+    tmp.parent().unwrap_or(tmp).join(name)
+}
+
+fn venv_dir() -> PathBuf {
+    in_target("mcp-venv")
 }
 
 fn shown(out: &Output) -> String {
@@ -29,8 +39,9 @@ fn shown(out: &Output) -> String {
     )
 }
 
-/// Runs a set-up step under `timeout`, failing the test with its output if it fails.
-fn step(what: &str, args: &[&str]) {
+/// Runs a set-up step under `timeout`, failing the test with its output if it fails; `needs`
+/// says what the step needs from the machine.
+fn step(what: &str, needs: &str, args: &[&str]) {
     let out = Command::new("timeout")
         .arg(INSTALL_TIMEOUT)
         .args(args)
@@ -38,12 +49,16 @@ fn step(what: &str, args: &[&str]) {
         .unwrap_or_else(|e| panic!("{what}: could not run {}: {e}", args[0]));
     assert!(
         out.status.success(),
-        "{what} failed ({}); the MCP client tests need Python 3 with venv and pip, and the \
-         package index reachable.\n{}",
+        "{what} failed ({}); {needs}.\n{}",
         out.status,
         shown(&out)
     );
 }
+
+const PYTHON_NEEDS: &str = "the MCP client tests need Python 3 with venv and pip (Debian: \
+                            python3-venv), and the package index reachable";
+const NODE_NEEDS: &str = "the TypeScript client test needs Node.js 18 or later and npm (Debian: \
+                          nodejs, npm), and the npm registry reachable";
 
 /// The environment's Python, with the pinned SDK installed.
 fn python_with_sdk() -> PathBuf {
@@ -63,12 +78,14 @@ fn python_with_sdk() -> PathBuf {
     let venv_str = venv.to_string_lossy().into_owned();
     step(
         "creating the virtual environment",
+        PYTHON_NEEDS,
         &["python3", "-m", "venv", &venv_str],
     );
     let python_str = python.to_string_lossy().into_owned();
     let pinned = format!("mcp=={MCP_SDK}");
     step(
         &format!("installing the Python MCP SDK ({pinned})"),
+        PYTHON_NEEDS,
         &[
             &python_str,
             "-m",
@@ -87,6 +104,76 @@ fn python_with_sdk() -> PathBuf {
     python
 }
 
+/// `node`, checked to be there, and the `node_modules` directory holding the pinned
+/// TypeScript SDK.
+fn node_with_sdk() -> PathBuf {
+    let version = Command::new("node").arg("--version").output();
+    let Ok(version) = version.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()) else {
+        panic!("node was not found; {NODE_NEEDS}");
+    };
+    let prefix = in_target("mcp-node");
+    let modules = prefix.join("node_modules");
+    let package = modules.join("@modelcontextprotocol/sdk/package.json");
+    let installed = std::fs::read_to_string(&package)
+        .ok()
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+        .is_some_and(|p| p["version"] == TS_SDK);
+    if !installed {
+        let prefix_str = prefix.to_string_lossy().into_owned();
+        let pinned = format!("@modelcontextprotocol/sdk@{TS_SDK}");
+        step(
+            &format!("installing the TypeScript MCP SDK ({pinned}) with node {version}"),
+            NODE_NEEDS,
+            &[
+                "npm",
+                "install",
+                "--prefix",
+                &prefix_str,
+                "--no-audit",
+                "--no-fund",
+                "--no-save",
+                "--fetch-timeout",
+                "60000",
+                &pinned,
+            ],
+        );
+    }
+    modules
+}
+
+/// Runs a client script's checks and asserts its closing `N passed, 0 failed` line.
+fn assert_checks_pass(what: &str, out: &Output) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "{what} failed ({})\n{}",
+        out.status,
+        shown(out)
+    );
+    let last = stdout.lines().last().unwrap_or("");
+    assert!(
+        last.ends_with(" 0 failed") && !last.starts_with("0 passed"),
+        "unexpected summary: {last}"
+    );
+}
+
+/// The TypeScript SDK's Client checks each `structuredContent` against the tool's
+/// `outputSchema` and throws when it does not match: its checks show that results match their
+/// schemas and that refusals reach it as results (MCP-3), over stdio and HTTP.
+#[test]
+fn the_typescript_sdk_client_checks_pass() {
+    let modules = node_with_sdk();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/ts_client_test.mjs");
+    let out = Command::new("node")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_editref"))
+        .arg(&modules)
+        .output()
+        .unwrap_or_else(|e| panic!("could not run {}: {e}", script.display()));
+    assert_checks_pass("TypeScript MCP client checks", &out);
+}
+
 #[test]
 fn the_python_sdk_client_checks_pass() {
     let python = python_with_sdk();
@@ -96,19 +183,7 @@ fn the_python_sdk_client_checks_pass() {
         .arg(env!("CARGO_BIN_EXE_editref"))
         .output()
         .unwrap_or_else(|e| panic!("could not run {}: {e}", script.display()));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "MCP client checks failed ({})\n{}",
-        out.status,
-        shown(&out)
-    );
-    let last = stdout.lines().last().unwrap_or("");
-    assert!(
-        last.ends_with(" 0 failed") && !last.starts_with("0 passed"),
-        "unexpected summary: {last}"
-    );
+    assert_checks_pass("Python MCP client checks", &out);
 }
 
 /// The server acts with the rights of whoever runs it and has no authentication: it serves
@@ -136,5 +211,8 @@ fn unknown_tools_are_a_usage_error() {
         .output()
         .expect("run editref");
     assert_eq!(out.status.code(), Some(2), "{}", shown(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown tool 'Bash'"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown tool 'Bash'"), "{stderr}");
+    // The text editor's older name is a known one.
+    assert!(stderr.contains("str_replace_editor"), "{stderr}");
 }

@@ -227,7 +227,7 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         root: Vec<PathBuf>,
         /// The tools to offer, comma-separated, or `all` (the five, Undo, LineEdit and the
-        /// dialects).
+        /// dialects); `str_replace_editor` offers the text editor under that older name.
         #[arg(
             long,
             value_name = "LIST",

@@ -3,12 +3,15 @@
 //! protocol revisions that have session ids are offered (see
 //! [`EditrefServer::with_sessions_only`]).
 //!
+//! A request body may be as large as a stdio line ([`MAX_REQUEST`], 1 GiB), so a Write of any
+//! file editref handles is answered over HTTP as over stdio.
+//!
 //! Only loopback addresses are served: the server reads and writes files with the rights of
 //! whoever runs it, and it has no authentication of its own. rmcp's host check (loopback names
 //! only) guards against DNS rebinding from a browser.
 
 use super::server::EditrefServer;
-use super::Options;
+use super::{Options, MAX_REQUEST};
 use rmcp::transport::streamable_http_server::{
     session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
 };
@@ -36,7 +39,7 @@ pub async fn serve(options: Options, addr: SocketAddr) -> std::io::Result<()> {
     let service = StreamableHttpService::new(
         move || Ok(EditrefServer::new(options.as_ref().clone()).with_sessions_only()),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_REQUEST),
     );
     let router = axum::Router::new().nest_service(ENDPOINT, service);
     let listener = tokio::net::TcpListener::bind(addr).await?;

@@ -4,19 +4,23 @@
 //! A front end like `serve`: it owns connections and framing and calls
 //! [`Session::call`](crate::Session::call), never the tools directly. The pieces, one job each:
 //! [`tools`] describes the tools (schemas, descriptions, annotations), [`result`] turns a
-//! tool's result or refusal into an MCP tool result, [`roots`] decides which directories a
-//! connection may touch and routes each path to the session of its root, [`server`] is the
-//! protocol handler of one connection, [`http`] the streamable HTTP transport, and [`wire`]
-//! the stdio writer's correction of id-less error responses.
+//! tool's result or refusal into an MCP tool result, [`summary`] words a result for the model,
+//! [`roots`] decides which directories a connection may touch and routes each call to the
+//! session of its root, [`paths`] finds the paths a call names (those of a patch or a reply
+//! with blocks included), [`server`] is the protocol handler of one connection, [`http`] the
+//! streamable HTTP transport, and [`wire`] the stdio writer's correction of id-less error
+//! responses.
 //!
 //! One editref session per MCP connection (per MCP session id over HTTP): read-before-write
 //! and staleness hold across the calls of one client, and one client's reads never let
 //! another write.
 
 pub mod http;
+pub mod paths;
 pub mod result;
 pub mod roots;
 pub mod server;
+pub mod summary;
 pub mod tools;
 pub mod wire;
 
@@ -58,10 +62,20 @@ impl Options {
     }
 
     /// Selects the tools from a comma-separated list such as `Read,Edit`. Unknown names are an
-    /// error that lists the known ones.
+    /// error that lists the known ones. [`TEXT_EDITOR_ALIAS`] offers the text editor under
+    /// that name instead of `str_replace_based_edit_tool` (also when `all` is given): the
+    /// name the agent's model was trained on, for one tool.
     pub fn select_tools(&mut self, list: &str) -> Result<(), String> {
+        const EDITOR: &str = "str_replace_based_edit_tool";
         let mut chosen: Vec<&'static str> = Vec::new();
+        let mut alias = false;
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let name = if name == TEXT_EDITOR_ALIAS {
+                alias = true;
+                EDITOR
+            } else {
+                name
+            };
             if name == "all" {
                 for t in crate::ALL_TOOLS {
                     if !chosen.contains(&t) {
@@ -75,7 +89,7 @@ impl Options {
                 Some(_) => {}
                 None => {
                     return Err(format!(
-                        "unknown tool '{name}' in --tools; the tools are {} (or all)",
+                        "unknown tool '{name}' in --tools; the tools are {}, {TEXT_EDITOR_ALIAS} (the text editor under its older name), or all",
                         crate::ALL_TOOLS.join(", ")
                     ))
                 }
@@ -86,15 +100,28 @@ impl Options {
         }
         // Listed in the spec's order, whatever order they were given in.
         chosen.sort_by_key(|t| crate::ALL_TOOLS.iter().position(|x| x == t));
+        if alias {
+            for t in &mut chosen {
+                if *t == EDITOR {
+                    *t = TEXT_EDITOR_ALIAS;
+                }
+            }
+        }
         self.tools = chosen;
         Ok(())
     }
 }
 
-/// The longest request line read over stdio: 1 GiB, editref's size limit for a file, so that
-/// any file editref handles fits in one Write. The transport's default (16 MiB) drops a longer
-/// line without answering it, which leaves the client waiting forever for that call.
-pub const MAX_STDIO_LINE: usize = 1 << 30;
+/// The text editor's older name (Anthropic's `str_replace_editor`, EDITOR-1), accepted by
+/// `--tools`: the tool is then offered under this name, with the same schema and behaviour.
+pub const TEXT_EDITOR_ALIAS: &str = "str_replace_editor";
+
+/// The largest request served, on either transport: 1 GiB, editref's size limit for a file,
+/// so that any file editref handles fits in one Write. Over stdio it is the longest line read
+/// (the transport's default, 16 MiB, drops a longer line without answering it, which leaves
+/// the client waiting forever for that call); over HTTP the largest POST body (the default,
+/// 4 MiB, answers a larger one with `413 Payload Too Large` instead of the tool's result).
+pub const MAX_REQUEST: usize = 1 << 30;
 
 /// Serves one MCP client on stdin/stdout until it disconnects.
 pub fn run_stdio(options: Options) -> std::io::Result<()> {
@@ -104,7 +131,7 @@ pub fn run_stdio(options: Options) -> std::io::Result<()> {
         let handler = server::EditrefServer::new(options);
         let (stdin, stdout) = rmcp::transport::stdio();
         let transport = AsyncRwTransport::new_server(stdin, wire::NullIdWriter::new(stdout))
-            .with_max_line_length(MAX_STDIO_LINE);
+            .with_max_line_length(MAX_REQUEST);
         let running = handler
             .serve(transport)
             .await
@@ -141,5 +168,24 @@ mod tests {
         assert_eq!(o.tools, ["Read", "Edit"]);
         assert!(o.select_tools("Read,Bash").unwrap_err().contains("'Bash'"));
         assert!(o.select_tools(" , ").is_err());
+    }
+
+    #[test]
+    fn the_text_editor_can_be_offered_under_its_older_name() {
+        let mut o = Options::new("/");
+        o.select_tools("str_replace_editor,Read")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        assert_eq!(o.tools, ["Read", "str_replace_editor"]);
+        o.select_tools("all,str_replace_editor")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        assert_eq!(o.tools.len(), crate::ALL_TOOLS.len());
+        assert!(o.tools.contains(&"str_replace_editor"));
+        assert!(!o.tools.contains(&"str_replace_based_edit_tool"));
+        o.select_tools("str_replace_based_edit_tool,str_replace_editor")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        assert_eq!(o.tools, ["str_replace_editor"]);
     }
 }

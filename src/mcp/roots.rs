@@ -2,12 +2,12 @@
 //! which editref session serves a path.
 //!
 //! A [`Session`] confines itself to one root (PATH-2). With several roots the connection keeps
-//! one session per root and sends each call to the first root its path resolves into (with
+//! one session per root and sends each call to the first root its paths resolve into (with
 //! every symlink followed, by the session's own resolution); a path that resolves into none is
-//! refused with `outside_root`. A given file always lands in the same session, so
-//! read-before-write and staleness work as with a single root; and each check is the
-//! session's own, made again by the tool itself, so a symlink swapped in between is still
-//! caught.
+//! refused with `outside_root`, and so is a call whose paths lie under different roots. A
+//! given file always lands in the same session, so read-before-write and staleness work as
+//! with a single root; and each check is the session's own, made again by the tool itself, so
+//! a symlink swapped in between is still caught.
 
 use crate::undo::UndoPlace;
 use crate::{Code, Config, Session, ToolError};
@@ -93,36 +93,67 @@ impl Roots {
         self.sessions.iter().map(|(r, _)| r.clone()).collect()
     }
 
-    /// The session that serves `path`: the first root it resolves into. `None` (a call whose
-    /// path is missing or not a string) goes to the first session, whose input check refuses
-    /// it.
-    pub fn route(&self, path: Option<&str>) -> Result<Arc<Session>, ToolError> {
+    /// Whether there is more than one root, so that a call must be routed by its paths.
+    pub fn several(&self) -> bool {
+        self.sessions.len() > 1
+    }
+
+    /// The session that serves a call naming `paths` (see [`super::paths::named`]): the root
+    /// they all lie under, each path going to the first root it resolves into. A call that
+    /// names no path goes to the first session, whose input check refuses it. A path that
+    /// resolves into no root is `outside_root`; so is a call whose paths lie under different
+    /// roots: a call is served by one session, confined to one root, and changes all its files
+    /// or none (BATCH-1), which no two sessions could promise together.
+    pub fn route(&self, paths: &[String]) -> Result<Arc<Session>, ToolError> {
         let first = match self.sessions.first() {
-            Some((_, s)) => Arc::clone(s),
+            Some((_, s)) => s,
             None => return Err(ToolError::new(Code::OutsideRoot, "No root is configured.")),
         };
-        let (Some(path), true) = (path, self.sessions.len() > 1) else {
-            return Ok(first);
-        };
-        for (_, session) in &self.sessions {
-            match session.resolve(path) {
-                Err(e) if e.code == Code::OutsideRoot => continue,
-                // Inside this root, or a refusal of the path itself that the tool will give.
-                _ => return Ok(Arc::clone(session)),
+        if !self.several() || paths.is_empty() {
+            return Ok(Arc::clone(first));
+        }
+        let mut chosen: Vec<(&str, usize)> = Vec::with_capacity(paths.len());
+        for path in paths {
+            match self.root_of(path) {
+                Some(i) => chosen.push((path, i)),
+                None => return Err(self.outside_every_root(path)),
             }
         }
+        let (first_path, i) = chosen[0];
+        if let Some((other, j)) = chosen.iter().find(|(_, j)| *j != i) {
+            return Err(ToolError::new(
+                Code::OutsideRoot,
+                format!(
+                    "This call names files under more than one root: '{first_path}' lies under {} and '{other}' under {}. One call changes the files of one root only (all of them or none); nothing was changed. Split it into one call per root.",
+                    self.sessions[i].0.display(),
+                    self.sessions[*j].0.display()
+                ),
+            ));
+        }
+        Ok(Arc::clone(&self.sessions[i].1))
+    }
+
+    /// The index of the first root `path` resolves into, or of the first session that refuses
+    /// the path for another reason than lying outside (the tool gives that refusal).
+    fn root_of(&self, path: &str) -> Option<usize> {
+        self.sessions.iter().position(
+            |(_, session)| !matches!(session.resolve(path), Err(e) if e.code == Code::OutsideRoot),
+        )
+    }
+
+    fn outside_every_root(&self, path: &str) -> ToolError {
         let list: Vec<String> = self
             .sessions
             .iter()
             .map(|(r, _)| r.display().to_string())
             .collect();
-        Err(ToolError::new(
+        ToolError::new(
             Code::OutsideRoot,
             format!(
                 "'{path}' resolves outside every allowed root ({}). Only files under these roots can be read or changed.",
                 list.join(", ")
             ),
-        ))
+        )
     }
 }
 
@@ -186,22 +217,57 @@ mod tests {
         std::fs::create_dir_all(&b)?;
         let roots = Roots::new(&[a.clone(), b.clone()], dir.path(), false, &UndoPlace::Off);
         let in_b = b.join("f.txt");
-        let session = roots.route(in_b.to_str()).map_err(std::io::Error::other)?;
+        let session = roots.route(&[path(&in_b)]).map_err(std::io::Error::other)?;
         assert_eq!(
             session.config().root.as_deref(),
             Some(canonical(&b).as_path())
         );
         let outside = dir.path().join("c.txt");
-        let err = roots.route(outside.to_str()).err().map(|e| e.code);
+        let err = roots.route(&[path(&outside)]).err().map(|e| e.code);
         assert_eq!(err, Some(Code::OutsideRoot));
         // A root that remains keeps its session (and its read state) when the roots change,
         // as long as relative paths still start at the same place.
         let in_a = a.join("f.txt");
-        let before = roots.route(in_a.to_str()).map_err(std::io::Error::other)?;
+        let before = roots.route(&[path(&in_a)]).map_err(std::io::Error::other)?;
         let again = roots.rebuilt(std::slice::from_ref(&a));
-        let kept = again.route(in_a.to_str()).map_err(std::io::Error::other)?;
+        let kept = again.route(&[path(&in_a)]).map_err(std::io::Error::other)?;
         assert!(Arc::ptr_eq(&before, &kept));
         assert_eq!(again.dirs(), vec![canonical(&a)]);
+        Ok(())
+    }
+
+    fn path(p: &Path) -> String {
+        p.display().to_string()
+    }
+
+    #[test]
+    fn a_call_goes_to_the_one_root_of_all_its_paths() -> std::io::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir_all(&a)?;
+        std::fs::create_dir_all(&b)?;
+        let roots = Roots::new(&[a.clone(), b.clone()], dir.path(), false, &UndoPlace::Off);
+        let in_b = [path(&b.join("1.txt")), path(&b.join("sub/2.txt"))];
+        let session = roots.route(&in_b).map_err(std::io::Error::other)?;
+        assert_eq!(
+            session.config().root.as_deref(),
+            Some(canonical(&b).as_path())
+        );
+        let both = [path(&a.join("1.txt")), path(&b.join("2.txt"))];
+        let Err(e) = roots.route(&both) else {
+            panic!("paths under two roots were routed");
+        };
+        assert_eq!(e.code, Code::OutsideRoot);
+        assert!(e.message.contains("more than one root"), "{}", e.message);
+        let one_outside = [path(&b.join("1.txt")), path(&dir.path().join("c.txt"))];
+        let e = roots.route(&one_outside).err().map(|e| e.code);
+        assert_eq!(e, Some(Code::OutsideRoot));
+        // No path: the first root's session, which refuses the input itself.
+        let first = roots.route(&[]).map_err(std::io::Error::other)?;
+        assert_eq!(
+            first.config().root.as_deref(),
+            Some(canonical(&a).as_path())
+        );
         Ok(())
     }
 }

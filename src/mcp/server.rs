@@ -8,7 +8,7 @@
 
 use super::result::{refusal, to_result};
 use super::roots::{path_of_uri, Roots};
-use super::{tools, Options};
+use super::{paths, tools, Options};
 use crate::{Code, ToolError};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
@@ -67,11 +67,13 @@ impl EditrefServer {
         self
     }
 
-    /// The session that serves `path` on this connection, asking the client for its roots
-    /// first when they are not known yet or have changed.
+    /// The session that serves a call of `tool` with `args` on this connection, asking the
+    /// client for its roots first when they are not known yet or have changed. The call's
+    /// paths are looked for only when there are several roots to choose from.
     async fn session_for(
         &self,
-        path: Option<&str>,
+        tool: &str,
+        args: &Value,
         peer: &Peer<RoleServer>,
     ) -> Result<Arc<crate::Session>, ToolError> {
         let mut state = self.roots.lock().await;
@@ -79,7 +81,8 @@ impl EditrefServer {
             self.refresh(&mut state, peer).await?;
         }
         match &state.current {
-            Some(roots) => roots.route(path),
+            Some(roots) if roots.several() => roots.route(&paths::named(tool, args)),
+            Some(roots) => roots.route(&[]),
             None => Err(ToolError::new(Code::OutsideRoot, "No root is configured.")),
         }
     }
@@ -140,18 +143,6 @@ impl EditrefServer {
     }
 }
 
-/// The path a call names, for routing to a root's session.
-fn path_argument(tool: &str, args: &Value) -> Option<String> {
-    let keys: &[&str] = match tool {
-        "NotebookEdit" => &["notebook_path"],
-        // Edit and Write also take other agents' spellings (ALIAS-1).
-        _ => &["file_path", "filePath", "path"],
-    };
-    keys.iter()
-        .find_map(|k| args.get(*k).and_then(Value::as_str))
-        .map(str::to_string)
-}
-
 impl ServerHandler for EditrefServer {
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
         if self.with_sessions_only {
@@ -207,8 +198,7 @@ impl ServerHandler for EditrefServer {
             ));
         };
         let args = Value::Object(request.arguments.unwrap_or_default());
-        let path = path_argument(tool, &args);
-        let session = match self.session_for(path.as_deref(), &context.peer).await {
+        let session = match self.session_for(tool, &args, &context.peer).await {
             Ok(s) => s,
             Err(e) => return Ok(refusal(&e).into()),
         };

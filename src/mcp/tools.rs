@@ -11,9 +11,10 @@ use crate::api::{
     NotebookEditOutput, ReadInput, ReadOutput, SearchReplaceInput, TextEditorInput,
     TextEditorOutput, UndoInput, UndoOutput, WriteInput, WriteOutput,
 };
+use crate::Code;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::{JsonSchema, Schema};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::sync::Arc;
 
 const READ: &str = "Reads a file from the local file system. Text comes back with line numbers \
@@ -86,70 +87,70 @@ pub fn tool(name: &str) -> Option<Tool> {
             "Read file",
             READ,
             input_schema::<ReadInput>(),
-            object_schema::<ReadOutput>(),
+            output_schema_of::<ReadOutput>(),
             hints(true, false, true),
         ),
         "Edit" => (
             "Edit file",
             EDIT,
             input_schema::<EditInput>(),
-            object_schema::<EditOutput>(),
+            output_schema_of::<EditOutput>(),
             hints(false, false, false),
         ),
         "MultiEdit" => (
             "Edit file (several edits)",
             MULTI_EDIT,
             input_schema::<MultiEditInput>(),
-            object_schema::<MultiEditOutput>(),
+            output_schema_of::<MultiEditOutput>(),
             hints(false, false, false),
         ),
         "Write" => (
             "Write file",
             WRITE,
             input_schema::<WriteInput>(),
-            object_schema::<WriteOutput>(),
+            output_schema_of::<WriteOutput>(),
             hints(false, true, false),
         ),
         "NotebookEdit" => (
             "Edit notebook cell",
             NOTEBOOK_EDIT,
             input_schema::<NotebookEditInput>(),
-            object_schema::<NotebookEditOutput>(),
+            output_schema_of::<NotebookEditOutput>(),
             hints(false, false, false),
         ),
         "Undo" => (
             "Undo the last write of a file",
             UNDO,
             input_schema::<UndoInput>(),
-            object_schema::<UndoOutput>(),
+            output_schema_of::<UndoOutput>(),
             hints(false, false, false),
         ),
         "LineEdit" => (
             "Replace lines of a file",
             LINE_EDIT,
             input_schema::<LineEditInput>(),
-            object_schema::<LineEditOutput>(),
+            output_schema_of::<LineEditOutput>(),
             hints(false, false, false),
         ),
-        "str_replace_based_edit_tool" => (
+        "str_replace_based_edit_tool" | super::TEXT_EDITOR_ALIAS => (
             "Text editor",
             TEXT_EDITOR,
             input_schema::<TextEditorInput>(),
-            object_schema::<TextEditorOutput>(),
+            output_schema_of::<TextEditorOutput>(),
             hints(false, true, false),
         ),
         "apply_patch" => (
             "Apply a patch",
             APPLY_PATCH,
             input_schema::<ApplyPatchInput>(),
-            object_schema::<FilesOutput>(),
+            output_schema_of::<FilesOutput>(),
             hints(false, true, false),
         ),
         "search_replace" => (
             "Apply SEARCH/REPLACE blocks",
             SEARCH_REPLACE,
             input_schema::<SearchReplaceInput>(),
-            object_schema::<FilesOutput>(),
+            output_schema_of::<FilesOutput>(),
             hints(false, false, false),
         ),
         _ => return None,
@@ -163,7 +164,7 @@ pub fn tool(name: &str) -> Option<Tool> {
     Some(
         Tool::new(name.to_string(), description, object(input))
             .with_title(title)
-            .with_raw_output_schema(object(output))
+            .with_raw_output_schema(output)
             .with_annotations(hints),
     )
 }
@@ -175,17 +176,54 @@ fn hints(read_only: bool, destructive: bool, idempotent: bool) -> (bool, bool, b
     (read_only, destructive, idempotent)
 }
 
-/// An output schema whose root is an object, as MCP requires. Read's result is a tagged enum,
-/// whose schema is a `oneOf` of objects: the root then gets `"type": "object"` and keeps the
-/// `oneOf`.
-pub fn object_schema<T: JsonSchema>() -> Schema {
-    let mut schema = output_schema::<T>();
-    if let Some(map) = schema.as_object_mut() {
-        if !map.contains_key("type") {
-            map.insert("type".into(), Value::String("object".into()));
+/// A tool's `outputSchema`: an object at the root, as MCP requires, that admits what its
+/// results carry as `structuredContent` — the tool's JSON result (the schema of `T`, which the
+/// result is serialized from), or a refusal's `{"error": {code, message, ...}}` (SPEC MCP-3).
+/// The root keeps `$schema`, `title` and `description`; the rest of `T`'s schema (its
+/// properties, or the `oneOf` of a tagged enum such as Read's) becomes the first branch of an
+/// `anyOf`, the refusal the second.
+pub fn output_schema_of<T: JsonSchema>() -> Arc<JsonObject> {
+    let mut root = JsonObject::new();
+    let mut result = JsonObject::new();
+    if let Value::Object(map) = Value::from(output_schema::<T>()) {
+        for (key, value) in map {
+            match key.as_str() {
+                "$schema" | "title" | "description" => root.insert(key, value),
+                _ => result.insert(key, value),
+            };
         }
     }
-    schema
+    if !result.contains_key("type") {
+        result.insert("type".into(), Value::String("object".into()));
+    }
+    root.insert("type".into(), Value::String("object".into()));
+    root.insert(
+        "anyOf".into(),
+        Value::Array(vec![Value::Object(result), refusal_schema()]),
+    );
+    Arc::new(root)
+}
+
+/// The structured content of a refusal: `{"error": {code, message, ...fields}}`, with `code`
+/// one of SPEC §12's and the fields of §13.2 allowed beside the two.
+pub fn refusal_schema() -> Value {
+    let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+    json!({
+        "type": "object",
+        "description": "A refusal (the result has isError: true): nothing was changed. The code is stable (SPEC section 12); the message says how to succeed; some codes carry more fields (section 13.2).",
+        "properties": {
+            "error": {
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string", "enum": codes},
+                    "message": {"type": "string"}
+                },
+                "required": ["code", "message"]
+            }
+        },
+        "required": ["error"],
+        "additionalProperties": false
+    })
 }
 
 fn object(schema: Schema) -> Arc<JsonObject> {
@@ -205,15 +243,28 @@ mod tests {
 
     #[test]
     fn every_tool_has_an_object_input_and_output_schema() {
-        for name in crate::ALL_TOOLS {
+        for name in crate::ALL_TOOLS
+            .into_iter()
+            .chain([super::super::TEXT_EDITOR_ALIAS])
+        {
             let t = tool(name).expect(name);
+            assert_eq!(t.name, name);
             assert_eq!(t.input_schema["type"], "object", "{name}");
             let out = t.output_schema.expect(name);
             assert_eq!(out["type"], "object", "{name}");
+            assert_eq!(out["anyOf"][0]["type"], "object", "{name}: the result");
+            assert_eq!(out["anyOf"][1], refusal_schema(), "{name}: the refusal");
+            assert!(
+                out.contains_key("title"),
+                "{name}: the title stays at the root"
+            );
             assert!(t.description.is_some() && t.title.is_some());
         }
         let read = tool("Read").unwrap().output_schema.unwrap();
-        assert!(read.contains_key("oneOf"), "Read keeps its variants");
+        assert!(
+            read["anyOf"][0].get("oneOf").is_some(),
+            "Read keeps its variants"
+        );
         assert!(tool("Bash").is_none());
     }
 
