@@ -53,7 +53,7 @@ pub struct Mismatch {
 /// The corpus's subset rule: objects match when every listed key matches recursively (extra
 /// keys are fine); arrays must be equal as a whole; scalars must be equal. One form is not
 /// compared by equality: an object whose only key is `contains`, holding a string, matches an
-/// actual *string* that contains that text ([`contains_text`]) — for a field whose wording is
+/// actual *string* that contains that text (`contains_text`) — for a field whose wording is
 /// free but which must name something, such as what a malformed patch lacked. Returns every
 /// mismatch (empty when `actual` contains `expected`).
 pub fn subset(expected: &Value, actual: &Value) -> Vec<Mismatch> {
@@ -103,7 +103,7 @@ fn subset_at(expected: &Value, actual: &Value, path: String, out: &mut Vec<Misma
 /// The text of a `{contains: TEXT}` expectation, `None` for any other object. Only meaningful
 /// against a string: compared with an object, the expectation is an ordinary one whose key
 /// happens to be `contains`.
-pub fn contains_text(expected: &Map<String, Value>) -> Option<&str> {
+fn contains_text(expected: &Map<String, Value>) -> Option<&str> {
     match (expected.len(), expected.get("contains")) {
         (1, Some(Value::String(t))) => Some(t),
         _ => None,
