@@ -9,7 +9,7 @@ cd fuzz
 cargo fuzz build -O --debug-assertions
 for target in $(cargo fuzz list); do
     cp "target/x86_64-unknown-linux-gnu/release/$target" "$OUT/"
-    if [[ $target == inputs ]]; then
+    if [[ $target == inputs || $target == dialect_inputs ]]; then
         cp dict/inputs.dict "$OUT/$target.dict"
     else
         cp dict/text.dict "$OUT/$target.dict"

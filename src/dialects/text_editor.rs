@@ -55,9 +55,10 @@ pub fn run(session: &Session, input: TextEditorInput) -> ToolResult<TextEditorOu
                     )
                     .with("field", "new_str")),
                 };
-            let start = line
-                .checked_add(1)
-                .ok_or_else(|| missing("insert_line", "insert"))?;
+            // No file has a line after line u64::MAX: saturating keeps that insert_line past
+            // the end, refused by LineEdit's range check after the file's own checks like any
+            // other (EDITOR-5), never reported as missing.
+            let start = line.saturating_add(1);
             let result = tools::line_edit::run_as(
                 session,
                 LineEditInput {

@@ -98,7 +98,8 @@ pub fn line_span(view: &str, start: u64, end: u64) -> ToolResult<(usize, usize)>
         .filter(|&i| i < view.len() || i == 0)
         .collect();
     let lines = if view.is_empty() { 0 } else { starts.len() } as u64;
-    if start == 0 || start > lines + 1 || end + 1 < start || end > lines {
+    // `start - 1` rather than `end + 1`: an `end_line` of u64::MAX must be refused, not overflow.
+    if start == 0 || start > lines + 1 || end < start - 1 || end > lines {
         return Err(ToolError::invalid_input(format!(
             "The file has {lines} line{}; start_line must be 1 to {} and end_line from start_line - 1 (insert) to {lines}. Got {start}-{end}.",
             if lines == 1 { "" } else { "s" },
@@ -136,6 +137,10 @@ mod tests {
         assert!(line_span(v, 0, 1).is_err());
         assert!(line_span(v, 2, 4).is_err());
         assert!(line_span(v, 5, 4).is_err());
+        // The largest numbers the JSON entry accepts are refused like any other.
+        assert!(line_span(v, 1, u64::MAX).is_err());
+        assert!(line_span(v, u64::MAX, u64::MAX).is_err());
+        assert!(line_span(v, u64::MAX, u64::MAX - 1).is_err());
         let no_final = "a\nb";
         assert_eq!(line_span(no_final, 2, 2).ok(), Some((2, 3)));
         assert_eq!(line_span(no_final, 3, 2).ok(), Some((3, 3)));

@@ -53,7 +53,17 @@ fn lines_2_ranges_outside_the_file_name_its_line_count() {
     let t = sb();
     t.put("f.txt", b"a\nb\nc\n");
     t.read("f.txt");
-    for (start, end) in [(0, 0), (0, 1), (5, 4), (2, 4), (3, 1), (4, 4)] {
+    // The largest whole number the JSON entry reads is refused like any other, not overflowed.
+    for (start, end) in [
+        (0, 0),
+        (0, 1),
+        (5, 4),
+        (2, 4),
+        (3, 1),
+        (4, 4),
+        (1, u64::MAX),
+        (u64::MAX, u64::MAX),
+    ] {
         let e = t.refused(
             "f.txt",
             Code::InvalidInput,

@@ -313,6 +313,16 @@ fn editor_5_insert_after_a_line() {
         e.message
     );
     assert!(!e.message.contains("start_line"), "{}", e.message);
+    // The largest insert_line the JSON entry reads is past the end too, and told so — it was
+    // given, so it is never reported missing.
+    let e = t.refused(
+        "f.txt",
+        Code::InvalidInput,
+        TOOL,
+        json!({"command": "insert", "path": "f.txt", "insert_line": u64::MAX, "insert_text": "x"}),
+    );
+    assert_eq!(e.fields.get("lines"), Some(&json!(4)));
+    assert!(e.message.contains("past the end"), "{}", e.message);
     t.refused(
         "f.txt",
         Code::InvalidInput,

@@ -51,7 +51,10 @@ pub struct Mismatch {
 }
 
 /// The corpus's subset rule: objects match when every listed key matches recursively (extra
-/// keys are fine); arrays must be equal as a whole; scalars must be equal. Returns every
+/// keys are fine); arrays must be equal as a whole; scalars must be equal. One form is not
+/// compared by equality: an object whose only key is `contains`, holding a string, matches an
+/// actual *string* that contains that text (`contains_text`) — for a field whose wording is
+/// free but which must name something, such as what a malformed patch lacked. Returns every
 /// mismatch (empty when `actual` contains `expected`).
 pub fn subset(expected: &Value, actual: &Value) -> Vec<Mismatch> {
     let mut out = Vec::new();
@@ -79,12 +82,31 @@ fn subset_at(expected: &Value, actual: &Value, path: String, out: &mut Vec<Misma
                 }
             }
         }
+        (Value::Object(e), Value::String(a)) if contains_text(e).is_some() => {
+            if !a.contains(contains_text(e).unwrap_or_default()) {
+                out.push(Mismatch {
+                    path: if path.is_empty() { ".".into() } else { path },
+                    expected: expected.clone(),
+                    actual: Some(actual.clone()),
+                });
+            }
+        }
         _ if json_eq(expected, actual) => {}
         _ => out.push(Mismatch {
             path: if path.is_empty() { ".".into() } else { path },
             expected: expected.clone(),
             actual: Some(actual.clone()),
         }),
+    }
+}
+
+/// The text of a `{contains: TEXT}` expectation, `None` for any other object. Only meaningful
+/// against a string: compared with an object, the expectation is an ordinary one whose key
+/// happens to be `contains`.
+fn contains_text(expected: &Map<String, Value>) -> Option<&str> {
+    match (expected.len(), expected.get("contains")) {
+        (1, Some(Value::String(t))) => Some(t),
+        _ => None,
     }
 }
 
@@ -264,6 +286,32 @@ mod tests {
         assert_eq!(subset(&json!([1, 2]), &json!([1, 2])), vec![]);
         assert_eq!(subset(&json!("x"), &json!("y")).len(), 1);
         assert_eq!(subset(&json!(null), &json!(false)).len(), 1);
+    }
+
+    #[test]
+    fn contains_matches_a_string_that_holds_the_text() {
+        let actual = json!({"expected": "'*** End Patch' as the last line", "n": 1,
+                            "o": {"contains": "x"}});
+        let want = |v: Value| json!({ "expected": v });
+        assert!(subset(&want(json!({"contains": "*** End Patch"})), &actual).is_empty());
+        assert!(subset(&want(json!({"contains": ""})), &actual).is_empty());
+        let m = subset(&want(json!({"contains": "*** Begin Patch"})), &actual);
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].path, "expected");
+        // Not a string: no text to search, so it does not match.
+        assert_eq!(subset(&json!({"n": {"contains": "1"}}), &actual).len(), 1);
+        // Against an object, `contains` is an ordinary key.
+        assert!(subset(&json!({"o": {"contains": "x"}}), &actual).is_empty());
+        // Another key beside it, or a text that is not a string: an ordinary object, which a
+        // string never equals.
+        assert_eq!(
+            subset(&want(json!({"contains": "End", "also": 1})), &actual).len(),
+            1
+        );
+        assert_eq!(subset(&want(json!({"contains": 5})), &actual).len(), 1);
+        // A missing key is missing, whatever the expectation.
+        let m = subset(&json!({"line": {"contains": "1"}}), &actual);
+        assert_eq!(m[0].actual, None);
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //! | [`search_replace_parse`] | [`SearchReplaceCase`] | BLOCK-1..8, PATH-4: any reply parses without panicking, CRLF reads like LF; rendered blocks parse back exactly; the flexible fallback stays in the view and equals a naive model |
 //! | [`apply_patch_parse`] | raw bytes (mode byte) | APPLY-1..4, PATH-4: the V4A parser never panics, accepts only well-formed patches, and gives back exactly the operations a model renderer wrote |
 //! | [`apply_patch_seek`] | [`SeekCase`] | APPLY-5..9, PATH-4: locating chunks never panics, replacements are sorted, disjoint and on line boundaries, and a single chunk lands where a naive model of the passes puts it |
+//! | [`dialect_inputs`] | [`DialectCase`] | EDITOR-1/4/5, LINES-1, ALIAS-1..3/5, D29: the text editor's, LineEdit's, Edit's and Write's JSON readers accept exactly what a model of the spec accepts, as the value it reads, and refuse the rest with `invalid_input` naming a field at fault; a command missing a parameter is refused for it before any file is touched |
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
@@ -34,6 +35,8 @@ mod apply_patch_parse;
 mod apply_patch_render;
 mod apply_patch_seek;
 mod atomic;
+mod dialect_inputs;
+mod dialect_model;
 mod document;
 mod edit;
 mod edit_case;
@@ -54,6 +57,9 @@ pub use apply_patch_parse::{
 };
 pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
 pub use atomic::{atomic_write, AtomicCase, AtomicEnd, AtomicTool, FaultChoice};
+pub use dialect_inputs::{
+    dialect_inputs, special, DialectCase, FieldSpec, KeySpec, ValueSpec, COMMAND_NAMES, KEYS,
+};
 pub use document::document_roundtrip;
 pub use edit::{edit_vs_model, EditEnd};
 pub use edit_case::{EditCase, EditSpec, OldString};
@@ -67,7 +73,7 @@ use arbitrary::{Arbitrary, Unstructured};
 
 /// The names of the fuzz targets, which are also the directory names under `fuzz/regressions/`,
 /// `fuzz/seeds/` and `fuzz/corpus/`.
-pub const TARGETS: [&str; 9] = [
+pub const TARGETS: [&str; 10] = [
     "document_roundtrip",
     "edit_vs_model",
     "repair",
@@ -77,6 +83,7 @@ pub const TARGETS: [&str; 9] = [
     "search_replace_parse",
     "apply_patch_parse",
     "apply_patch_seek",
+    "dialect_inputs",
 ];
 
 /// What an invariant check returns: `Err` describes the violated invariant.
@@ -105,6 +112,7 @@ pub fn reach(target: &str, data: &[u8]) -> Option<Result<depth::Ending, String>>
         "search_replace_parse" => structured(data, |c| checked(search_replace_parse(c))),
         "apply_patch_parse" => checked(apply_patch_parse(data)),
         "apply_patch_seek" => structured(data, |c| checked(apply_patch_seek(c))),
+        "dialect_inputs" => structured(data, dialect_inputs),
         _ => return None,
     })
 }
@@ -231,6 +239,44 @@ mod tests {
             replace: "y\n".into(),
         };
         round_trip(&sr, sr.to_bytes());
+        let dialect = DialectCase {
+            tool: 6,
+            fields: vec![
+                FieldSpec {
+                    key: KeySpec::Pool(0),
+                    value: ValueSpec::Command(3),
+                },
+                FieldSpec {
+                    key: KeySpec::Free("pä,th".into()),
+                    value: ValueSpec::Text("x\u{0}y".into()),
+                },
+                FieldSpec {
+                    key: KeySpec::Pool(254),
+                    value: ValueSpec::Range(-1, i16::MAX),
+                },
+                FieldSpec {
+                    key: KeySpec::Pool(6),
+                    value: ValueSpec::Neg(65535),
+                },
+                FieldSpec {
+                    key: KeySpec::Pool(13),
+                    value: ValueSpec::Bool(true),
+                },
+                FieldSpec {
+                    key: KeySpec::Pool(7),
+                    value: ValueSpec::Null,
+                },
+                FieldSpec {
+                    key: KeySpec::Pool(9),
+                    value: ValueSpec::Special(200),
+                },
+                FieldSpec {
+                    key: KeySpec::Pool(10),
+                    value: ValueSpec::Float(3),
+                },
+            ],
+        };
+        round_trip(&dialect, dialect.to_bytes());
     }
 
     #[test]

@@ -21,8 +21,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod dialect_seeds;
 mod patch_seeds;
 mod select;
+use dialect_seeds::dialect_seed;
 use patch_seeds::apply_patch_seeds;
 
 /// One parsed case: its id, raw text, initial files and tool calls (with the file state each
@@ -318,6 +320,7 @@ fn seeds_of(case: &Case, seeds: &mut Seeds) {
             .or_else(|| call.input.get("notebook_path"))
             .and_then(Value::as_str);
         let file = path.and_then(|p| call.files.get(p)).cloned();
+        dialect_seed(&name, &call.tool, &call.input, seeds);
 
         if call.tool == "NotebookEdit" {
             let mut params = call.input.clone();
