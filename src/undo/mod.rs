@@ -12,13 +12,17 @@
 //! is a tool of its own ([`crate::tools::undo`]), which writes through the same batch commit
 //! as every other multi-file change.
 //!
-//! - `journal.rs` — the files on disk: one JSON record per unit, one blob per old content,
-//!   bounded per file and in total;
+//! - `journal.rs` — the files on disk: one JSON record per unit (`records.rs`), one blob per
+//!   old content, bounded per file and in total, with the index that makes pruning cheap
+//!   (`index.rs`);
 //! - this file — the configuration and the record a tool hands in.
 
+mod index;
 mod journal;
+mod records;
 
-pub use journal::{BeforeRecord, FileRecord, HashRecord, Journal, JournalLock, Stored, UnitRecord};
+pub use journal::{Journal, JournalLock};
+pub use records::{BeforeRecord, FileRecord, HashRecord, Stored, UnitRecord};
 
 use std::path::PathBuf;
 
