@@ -91,9 +91,13 @@ fn python_with_sdk() -> PathBuf {
 fn the_python_sdk_client_checks_pass() {
     let python = python_with_sdk();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client_test.py");
+    // The script gives every server it starts a state directory of its own (UNDO-7); this one
+    // covers anything else it runs.
+    let state = Path::new(env!("CARGO_TARGET_TMPDIR")).join("state");
     let out = Command::new(&python)
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_editref"))
+        .env("XDG_STATE_HOME", &state)
         .output()
         .unwrap_or_else(|e| panic!("could not run {}: {e}", script.display()));
     let stdout = String::from_utf8_lossy(&out.stdout);

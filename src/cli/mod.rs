@@ -26,8 +26,8 @@ use std::process::ExitCode;
 /// Where writes are recorded for `editref undo` (UNDO-7): the journal's directory, or none.
 #[derive(Args, Clone, Debug, Default)]
 pub struct UndoFlags {
-    /// Keep the undo journal in DIR (default: .editref/undo under --root, or under the
-    /// working directory).
+    /// Keep the undo journal in DIR (default: one journal per --root, or per working
+    /// directory, in $XDG_STATE_HOME/editref/undo, else ~/.local/state/editref/undo).
     #[arg(long, value_name = "DIR", global = true)]
     pub undo_dir: Option<PathBuf>,
     /// Keep no undo journal: writes are not recorded, and undo is refused.
@@ -101,8 +101,8 @@ pub struct UndoCmdFlags {
     /// Skip fsync (faster, not crash-durable; results say so). For tests and benchmarks.
     #[arg(long)]
     pub no_fsync: bool,
-    /// The undo journal's directory (default: .editref/undo under --root, or under the
-    /// working directory).
+    /// The undo journal's directory (default: the journal of --root, or of the working
+    /// directory, in $XDG_STATE_HOME/editref/undo, else ~/.local/state/editref/undo).
     #[arg(long, value_name = "DIR")]
     pub undo_dir: Option<PathBuf>,
 }

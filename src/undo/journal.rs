@@ -6,7 +6,7 @@
 //! and everything goes through the [`Fs`] seam like the tools' own writes. Ids sort by time,
 //! and each is later than the newest before it, so the units' order is their ids' order.
 //!
-//! Several processes may share one journal (`--undo-dir`, or two servers on one root). Every
+//! Several processes may share one journal (`--undo-dir`, or two front ends on one root). Every
 //! change to it — recording a unit, pruning, undoing — holds an exclusive `flock` on the
 //! directory itself ([`Journal::lock`]). Without it, one writer's prune would take another's
 //! freshly written blob, whose record is not written yet, for a crash leftover and delete it.
@@ -27,8 +27,8 @@ const MAX_UNITS: usize = 2000;
 
 /// The journal in one directory, reached through a file-system seam.
 pub struct Journal<'a> {
-    fs: &'a dyn Fs,
-    config: &'a UndoConfig,
+    pub(super) fs: &'a dyn Fs,
+    pub(super) config: &'a UndoConfig,
 }
 
 /// The journal's lock, held until dropped (see [`Journal::lock`]).
@@ -49,12 +49,16 @@ impl<'a> Journal<'a> {
     /// Takes the journal's lock, waiting for whoever holds it, and keeps it until the returned
     /// guard is dropped (UNDO-1): a unit is recorded, pruned or undone whole while no other
     /// process or session changes the journal. A journal directory that does not exist yet
-    /// needs no lock (there is nothing to change) and gets a guard that holds none.
+    /// needs no lock (there is nothing to change) and gets a guard that holds none. A per-root
+    /// journal must be private to the user (UNDO-7), or it is not used at all.
     pub fn lock(&self) -> io::Result<JournalLock> {
         // `dir/.` opens the directory itself even when `dir` is a symlink to it (the final
         // component is `.`, never a link).
         match self.fs.open_read(&self.config.dir.join(".")) {
             Ok(handle) => {
+                if self.config.root.is_some() {
+                    self.check_private(&*handle)?;
+                }
                 handle.lock()?;
                 Ok(JournalLock {
                     _handle: Some(handle),
@@ -72,8 +76,11 @@ impl<'a> Journal<'a> {
         if changes.is_empty() {
             return Ok(());
         }
-        self.fs.create_dir_all(&self.config.dir)?;
+        let made = self.make_dir()?;
         let _lock = self.lock()?;
+        if self.config.root.is_some() {
+            self.claim(made)?;
+        }
         let mut index = self.index()?;
         self.mark_dirty()?;
         let id = new_id(index.last_id());
@@ -299,7 +306,7 @@ impl<'a> Journal<'a> {
         self.config.dir.join(format!("{id}.{index}.before"))
     }
 
-    fn exists(&self, name: &str) -> bool {
+    pub(super) fn exists(&self, name: &str) -> bool {
         self.fs
             .symlink_metadata(&self.config.dir.join(name))
             .is_ok()
@@ -307,7 +314,7 @@ impl<'a> Journal<'a> {
 
     /// Writes `path` whole or not at all: a temp name, then a rename. Runs under the journal's
     /// lock, so a temp file already there was left by a writer that died: it is replaced.
-    fn write_file(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    pub(super) fn write_file(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         let temp = path.with_extension("partial");
         let mut f = match self.fs.create_exclusive(&temp) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
@@ -325,7 +332,7 @@ impl<'a> Journal<'a> {
         Ok(())
     }
 
-    fn read_file(&self, path: &Path) -> io::Result<Vec<u8>> {
+    pub(super) fn read_file(&self, path: &Path) -> io::Result<Vec<u8>> {
         let mut f = self.fs.open_read(path)?;
         let meta = f.meta()?;
         if meta.kind != Kind::File {

@@ -49,6 +49,20 @@ REQUIRED = {
 }
 
 
+def server_env():
+    """What a server gets beside the SDK's few default variables: the check's own state
+    directory, where its undo journals live (UNDO-7) — never the home of whoever runs this."""
+    return {"XDG_STATE_HOME": os.environ["XDG_STATE_HOME"]}
+
+
+def journals():
+    """The per-root undo journals in the state directory: {journal name: its root}."""
+    base = Path(os.environ["XDG_STATE_HOME"]) / "editref" / "undo"
+    if not base.is_dir():
+        return {}
+    return {j.name: (j / "root").read_bytes() for j in base.iterdir()}
+
+
 def check(fn):
     CHECKS.append(fn)
     return fn
@@ -68,7 +82,7 @@ def equal(got, want, what):
 async def stdio_discovered(cwd, *args):
     """A client session that negotiates with `server/discover` (the 2026-07-28 revision)."""
     params = StdioServerParameters(
-        command=EDITREF, args=["mcp", "--no-fsync", *args], cwd=str(cwd)
+        command=EDITREF, args=["mcp", "--no-fsync", *args], cwd=str(cwd), env=server_env()
     )
     with open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
@@ -82,7 +96,7 @@ async def stdio(cwd, *args, roots=None):
     """A client session with `editref mcp ARGS` started in `cwd`. With `roots` (a list the test
     may change), the client offers roots and answers roots/list from that list."""
     params = StdioServerParameters(
-        command=EDITREF, args=["mcp", "--no-fsync", *args], cwd=str(cwd)
+        command=EDITREF, args=["mcp", "--no-fsync", *args], cwd=str(cwd), env=server_env()
     )
     callback = None
     fetched = asyncio.Event()
@@ -197,7 +211,7 @@ async def dialects_and_undo_over_mcp(tmp):
 
 
 @check
-async def undo_takes_an_edit_back_from_the_journal_under_the_root(tmp):
+async def undo_takes_an_edit_back_from_the_journal_of_the_root(tmp):
     f = tmp / "a.txt"
     f.write_bytes(b"one\r\ntwo\r\n")
     async with stdio(tmp) as s:
@@ -209,7 +223,14 @@ async def undo_takes_an_edit_back_from_the_journal_under_the_root(tmp):
         expect(r.is_error, "a second undo has nothing left")
         equal(r.structured_content["error"]["code"], "nothing_to_undo", "error code")
     equal(f.read_bytes(), b"one\r\ntwo\r\n", "bytes on disk")
-    expect((tmp / ".editref" / "undo").is_dir(), "the journal is under the root (UNDO-7)")
+    equal(sorted(p.name for p in tmp.iterdir()), ["a.txt"], "nothing but the file in the root")
+    found = journals()
+    equal(list(found.values()), [bytes(tmp) + b"\n"],
+          "one journal, in the state directory, naming the root (UNDO-7)")
+    name = next(iter(found))
+    # A temporary directory's name (tmpXXXXXXXX) is already safe as it is.
+    prefix, digits = name.rsplit("-", 1)
+    equal((prefix, len(digits)), (tmp.name, 16), "the journal's name: <root name>-<16 hex>")
     no_temp_files(tmp)
 
 
@@ -502,7 +523,9 @@ async def a_cancelled_write_leaves_old_or_new_bytes_and_no_temp_file(tmp):
     old = b"old content\n"
     new = "n" * (8 << 20)
     f.write_bytes(old)
-    params = StdioServerParameters(command=EDITREF, args=["mcp", "--no-fsync"], cwd=str(tmp))
+    params = StdioServerParameters(
+        command=EDITREF, args=["mcp", "--no-fsync"], cwd=str(tmp), env=server_env()
+    )
     with open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
             tap = Tap(write)
@@ -541,7 +564,9 @@ async def malformed_json_rpc_through_the_sdk_transport(tmp):
     anything malformed): after a hand-made handshake, a tools/call whose params are not an
     object and a request for an unknown method each get the protocol's error for their id,
     and the server goes on answering."""
-    params = StdioServerParameters(command=EDITREF, args=["mcp", "--no-fsync"], cwd=str(tmp))
+    params = StdioServerParameters(
+        command=EDITREF, args=["mcp", "--no-fsync"], cwd=str(tmp), env=server_env()
+    )
 
     async def reply(read, id_):
         while True:
@@ -590,7 +615,8 @@ async def main():
     for fn in CHECKS:
         if only and fn.__name__ not in only:
             continue
-        with tempfile.TemporaryDirectory() as d:
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as state:
+            os.environ["XDG_STATE_HOME"] = state
             try:
                 await asyncio.wait_for(fn(Path(d).resolve()), 120)
                 print(f"ok   {fn.__name__}", flush=True)
