@@ -13,7 +13,8 @@
 //! The kernel drops the lock of a process that dies, so a crash never leaves the journal
 //! locked, and a blob with no record found under the lock really is a leftover.
 
-use super::index::{self, Entry, Index, Limits};
+use super::index::{self, Index};
+use super::prune::{self, Entry, Limits};
 use super::records::{BeforeRecord, FileRecord, HashRecord, Stored, UnitRecord, VERSION};
 use super::{Before, Change, ContentHash, UndoConfig};
 use crate::disk::{Fs, Kind};
@@ -71,7 +72,8 @@ impl<'a> Journal<'a> {
 
     /// UNDO-1: records one unit, then drops old units beyond the limits (UNDO-6), all under
     /// the journal's lock. An error leaves no partial unit behind. The cost does not grow with
-    /// the journal: the records of other units are not read (see `index.rs`).
+    /// the journal: neither the records nor the index lines of other units are read, only the
+    /// few that share a file with this one (see `index.rs`).
     pub fn record(&self, tool: &str, changes: &[Change<'_>]) -> io::Result<()> {
         if changes.is_empty() {
             return Ok(());
@@ -130,9 +132,11 @@ impl<'a> Journal<'a> {
             self.remove_all(&blobs);
             return Err(e);
         }
-        index.insert(Entry::of(&Stored { id, record }));
-        for gone in index.prune(self.limits()) {
-            self.remove_files(&gone.id, gone.files.len())?;
+        let entry = Entry::of(&Stored { id, record });
+        match index.add(entry, self.limits()) {
+            Some(dropped) => self.remove_units(&dropped)?,
+            // A damaged line: the records, this unit's included, say what the index is.
+            None => index = self.rebuild()?,
         }
         self.store_index(&index)
     }
@@ -150,7 +154,7 @@ impl<'a> Journal<'a> {
             .iter()
             .filter_map(|n| n.to_str())
             .filter_map(|n| n.strip_suffix(".json"))
-            .filter(|n| index::valid_id(n))
+            .filter(|n| prune::valid_id(n))
             .map(str::to_string)
             .collect();
         ids.sort();
@@ -207,8 +211,18 @@ impl<'a> Journal<'a> {
         let mut index = self.index()?;
         self.mark_dirty()?;
         self.remove_files(&unit.id, unit.record.files.len())?;
-        index.forget(&unit.id);
+        if index.forget(&unit.id).is_none() {
+            index = self.rebuild()?;
+        }
         self.store_index(&index)
+    }
+
+    /// Removes the files of units the index dropped.
+    fn remove_units(&self, dropped: &[Entry]) -> io::Result<()> {
+        for gone in dropped {
+            self.remove_files(&gone.id, gone.files.len())?;
+        }
+        Ok(())
     }
 
     /// Removes a unit's files: the record first, so that a crash in between leaves only
@@ -247,7 +261,6 @@ impl<'a> Journal<'a> {
     /// under, so none is anyone's work in progress) — and then any units beyond the limits.
     fn rebuild(&self) -> io::Result<Index> {
         let units = self.units()?;
-        let mut index = Index::of(&units);
         let live: std::collections::HashSet<&str> = units.iter().map(|u| u.id.as_str()).collect();
         let names = match self.fs.read_dir(&self.config.dir) {
             Ok(n) => n,
@@ -266,9 +279,8 @@ impl<'a> Journal<'a> {
                 let _ = self.fs.remove_file(&self.config.dir.join(name));
             }
         }
-        for gone in index.prune(self.limits()) {
-            self.remove_files(&gone.id, gone.files.len())?;
-        }
+        let (index, dropped) = Index::of(units.iter().map(Entry::of).collect(), self.limits());
+        self.remove_units(&dropped)?;
         Ok(index)
     }
 
@@ -285,8 +297,29 @@ impl<'a> Journal<'a> {
     }
 
     /// Puts `index` in place, then lifts the mark: the journal and its index agree again.
+    ///
+    /// The old index is removed before the new one is renamed to its name, not replaced by the
+    /// rename: ext4 starts writing a file's data back to disk at once when it is renamed over
+    /// another (`auto_da_alloc`), which would cost every write of every tool a disk write. The
+    /// mark covers the moment without an index.
     fn store_index(&self, index: &Index) -> io::Result<()> {
-        self.write_file(&self.config.dir.join(index::INDEX), &index.render())?;
+        let path = self.config.dir.join(index::INDEX);
+        let temp = path.with_extension("partial");
+        let mut f = self.create_temp(&temp)?;
+        let written = f
+            .write_all(&index.render())
+            .and_then(|()| f.set_mode(0o600));
+        drop(f);
+        let placed = written
+            .and_then(|()| match self.fs.remove_file(&path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            })
+            .and_then(|()| self.fs.rename_noreplace(&temp, &path));
+        if let Err(e) = placed {
+            let _ = self.fs.remove_file(&temp);
+            return Err(e);
+        }
         self.fs.remove_file(&self.config.dir.join(index::DIRTY))
     }
 
@@ -312,17 +345,10 @@ impl<'a> Journal<'a> {
             .is_ok()
     }
 
-    /// Writes `path` whole or not at all: a temp name, then a rename. Runs under the journal's
-    /// lock, so a temp file already there was left by a writer that died: it is replaced.
+    /// Writes `path` whole or not at all: a temp name, then a rename.
     pub(super) fn write_file(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         let temp = path.with_extension("partial");
-        let mut f = match self.fs.create_exclusive(&temp) {
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                self.fs.remove_file(&temp)?;
-                self.fs.create_exclusive(&temp)?
-            }
-            other => other?,
-        };
+        let mut f = self.create_temp(&temp)?;
         let written = f.write_all(bytes).and_then(|()| f.set_mode(0o600));
         drop(f);
         if let Err(e) = written.and_then(|()| self.fs.rename(&temp, path)) {
@@ -330,6 +356,18 @@ impl<'a> Journal<'a> {
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Creates a temp file. Runs under the journal's lock, so one already there was left by a
+    /// writer that died: it is replaced.
+    fn create_temp(&self, temp: &Path) -> io::Result<Box<dyn crate::disk::FileHandle>> {
+        match self.fs.create_exclusive(temp) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                self.fs.remove_file(temp)?;
+                self.fs.create_exclusive(temp)
+            }
+            other => other,
+        }
     }
 
     pub(super) fn read_file(&self, path: &Path) -> io::Result<Vec<u8>> {

@@ -15,8 +15,8 @@
 //! - `place.rs` — where a front end keeps the journal: by default one per root, in the user's
 //!   state directory (UNDO-7);
 //! - `journal.rs` — the files on disk: one JSON record per unit (`records.rs`), one blob per
-//!   old content, bounded per file and in total, with the index that makes pruning cheap
-//!   (`index.rs`);
+//!   old content, bounded per file and in total (`prune.rs`), with the index that makes
+//!   recording cheap (`index.rs`);
 //! - `per_root.rs` — a per-root journal made private, naming its root, and the journals of
 //!   roots that are gone swept away;
 //! - this file — the configuration and the record a tool hands in.
@@ -25,6 +25,7 @@ mod index;
 mod journal;
 mod per_root;
 mod place;
+mod prune;
 mod records;
 
 pub use journal::{Journal, JournalLock};
