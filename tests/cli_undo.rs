@@ -168,6 +168,44 @@ fn call_with_and_without_a_session_shares_the_journal_with_the_cli() {
     assert_eq!(h.tree(), ["f.txt"]);
 }
 
+/// `--root` and `--cwd` given relative are read as the session reads them (the root against
+/// the working directory), so the journal is the root's whatever directory the process runs in.
+#[test]
+fn a_relative_root_finds_the_same_journal() {
+    let h = Home::new();
+    h.put("f.txt", b"x\n");
+    let top = h.root.parent().unwrap();
+    let mut call = h.command(&["call", "--cwd", "My Project", "--root", ".", "--no-fsync"]);
+    let mut child = call
+        .current_dir(top)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let edit = json!({"tool": "Edit",
+                      "input": {"file_path": "f.txt", "old_string": "x", "new_string": "y"}});
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(edit.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(h.get("f.txt"), b"y\n");
+    assert_eq!(names(&h.state.join("editref/undo")).len(), 1);
+    assert!(
+        h.journal().is_dir(),
+        "the journal of the project, not of its parent"
+    );
+    h.ok(&["undo", "f.txt", "--no-fsync"]);
+    assert_eq!(h.get("f.txt"), b"x\n");
+}
+
 #[test]
 fn a_refused_write_leaves_nothing_in_the_tree_or_the_state_directory() {
     let h = Home::new();
