@@ -147,7 +147,7 @@ fn undo_6_sixty_four_mib_of_old_bytes_then_the_oldest_goes() {
 
 #[test]
 fn undo_7_the_default_base_is_the_users_state_directory() {
-    let tmp = Path::new("/tmp");
+    let tmp = Path::new("/scratch");
     let at = |xdg: Option<&str>, home: Option<&str>| {
         state_base_from(
             xdg.map(std::ffi::OsStr::new),
@@ -169,8 +169,8 @@ fn undo_7_the_default_base_is_the_users_state_directory() {
         at(Some("state"), Some("/home/u")),
         Path::new("/home/u/.local/state/editref/undo")
     );
-    assert_eq!(at(Some(""), None), Path::new("/tmp/editref-undo-1000"));
-    assert_eq!(at(None, Some("home")), Path::new("/tmp/editref-undo-1000"));
+    assert_eq!(at(Some(""), None), Path::new("/scratch/editref-undo-1000"));
+    assert_eq!(at(None, Some("home")), Path::new("/scratch/editref-undo-1000"));
 }
 
 #[test]
