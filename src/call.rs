@@ -125,7 +125,11 @@ impl Session {
     ///
     /// ```no_run
     /// # use editref::{Config, Session, api::{EditInput, ReadInput, UndoInput}};
-    /// let session = Session::new(Config::new("/repo").with_undo("/repo/.editref/undo"));
+    /// # use editref::undo::UndoPlace;
+    /// // The journal the CLI, `call` and `mcp` keep for /repo, outside the working tree.
+    /// let mut config = Config::new("/repo").with_root("/repo");
+    /// config.undo = UndoPlace::user_state().config_for("/repo".as_ref());
+    /// let session = Session::new(config);
     /// session.read(ReadInput::new("a.py"))?;
     /// session.edit(EditInput::new("a.py", "x = 1", "x = 2"))?;
     /// session.undo(UndoInput::new("a.py"))?; // a.py holds its old bytes again

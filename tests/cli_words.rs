@@ -9,6 +9,12 @@ use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_editref");
 
+/// The state directory the spawned binary keeps its undo journals in (UNDO-7): one under the
+/// build's temp space, never the home of whoever runs the tests.
+fn state_home() -> std::path::PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("state")
+}
+
 struct Run {
     code: i32,
     out: String,
@@ -19,6 +25,7 @@ fn run(args: &[&str], cwd: &Path) -> Run {
     let out = Command::new(BIN)
         .args(args)
         .current_dir(cwd)
+        .env("XDG_STATE_HOME", state_home())
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .output()

@@ -1,9 +1,13 @@
 //! The whole corpus as named tests, against the reference implementation three times: in
 //! process (`builtin::<id>`), through the `editref serve` binary (`serve::<id>`) and through
 //! `editref mcp` with the harness as MCP client (`mcp::<id>`), so a failure names the case id
-//! and `cargo test --test conformance -- eol/` runs one area.
+//! and `cargo test --test conformance -- eol/` runs one area. One more test runs the harness
+//! binary itself as the documentation tells a user to certify the server
+//! (`harness::editref_conform_mcp_editref_mcp`).
 //!
 //! The corpus is `conformance/cases` of this crate, or the directory in `EDITREF_CORPUS`.
+//! Every `editref mcp` started here keeps its undo journals (UNDO-7) in a state directory
+//! under the build's temp space, never in the home of whoever runs the tests.
 
 use editref_conform::adapter::{Adapter, Builtin};
 use editref_conform::case::Case;
@@ -12,7 +16,9 @@ use editref_conform::mcp::Mcp;
 use editref_conform::run::{self, CaseRecord, Status};
 use editref_conform::subprocess::Subprocess;
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::PathBuf;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -73,17 +79,146 @@ fn all_features() -> Vec<String> {
         .collect()
 }
 
-/// The journal directory of the `mcp` trials, under the build's temp space.
-fn undo_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-mcp-undo")
+/// The state directory of every `editref mcp` the trials start (`XDG_STATE_HOME`).
+fn state_home() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-state")
+}
+
+/// `editref-conform`, built with the profile and into the target directory of the `editref`
+/// under test — beside it, where `editref conform` looks for it.
+fn harness_binary() -> Result<PathBuf, Failed> {
+    let editref = Path::new(env!("CARGO_BIN_EXE_editref"));
+    let dir = editref
+        .parent()
+        .ok_or("the editref binary has no directory")?;
+    let profile = match dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") => "dev",
+        Some(other) => other,
+        None => return Err("the editref binary's directory has no name".into()),
+    };
+    let target = dir.parent().ok_or("no target directory")?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        // With `-p editref` too, the library is built with the features of this test's build,
+        // whose artifacts are then reused instead of compiling it a second time.
+        .args(["build", "--quiet", "-p", "editref", "-p", "editref-conform"])
+        .args(["--bin", "editref-conform"])
+        .args(["--profile", profile, "--target-dir"])
+        .arg(target)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .map_err(|e| format!("cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "building editref-conform failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let harness = dir.join("editref-conform");
+    if !harness.is_file() {
+        return Err(format!("no harness at {}", harness.display()).into());
+    }
+    Ok(harness)
+}
+
+/// The documented certification of editref's own server, word for word:
+/// `editref-conform --mcp "<editref> mcp" --report DIR` on the whole corpus. Every case the
+/// default tools can take passes — none fails, crashes or times out, and a case's tree holds
+/// only what the tools wrote, the undo journal being kept outside it (UNDO-7); the only cases
+/// skipped are those needing a feature the default tool list does not declare (the dialects).
+fn certify_the_default_server(corpus: &[Arc<Case>]) -> Result<(), Failed> {
+    let harness = harness_binary()?;
+    let work = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let reports = work.path().join("reports");
+    let mut command = Command::new(&harness);
+    command
+        .arg("--mcp")
+        .arg(format!("{} mcp", editref_command_path()))
+        .arg("--report")
+        .arg(&reports)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("XDG_STATE_HOME", work.path().join("state"));
+    if std::env::var_os("EDITREF_CORPUS").is_some() {
+        command.arg("--corpus").arg(corpus_dir());
+    }
+    let out = command.output().map_err(|e| e.to_string())?;
+    let shown = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(reports.join("report.json"))
+        .map_err(|e| format!("no report.json ({e}):\n{shown}"))?;
+    let report: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let totals = &report["totals"];
+    let count = |k: &str| totals[k].as_u64().unwrap_or(u64::MAX);
+    for bad in [
+        "fail",
+        "crash",
+        "timeout",
+        "harness_error",
+        "xpass",
+        "differs",
+    ] {
+        if count(bad) != 0 {
+            return Err(format!("{} {bad} in {totals}:\n{shown}", count(bad)).into());
+        }
+    }
+    let cases = report["cases"].as_array().ok_or("no cases in the report")?;
+    let ran = cases.iter().filter(|c| c["status"] != "skip").count() as u64;
+    if count("pass") != ran || ran == 0 || cases.len() != corpus.len() {
+        return Err(format!("{totals}: every case that ran must pass\n{shown}").into());
+    }
+    // The default tools are the five and Undo: everything is declared but the dialects'
+    // features, which come only with the dialect tools (`--tools all`).
+    let dialects: Vec<&str> = editref_protocol::EXTRA_FEATURES
+        .into_iter()
+        .filter(|f| *f != "undo")
+        .collect();
+    let mut declared: Vec<String> = report["implementation"]["features"]
+        .as_array()
+        .ok_or("no features in the report")?
+        .iter()
+        .filter_map(|f| f.as_str().map(str::to_string))
+        .collect();
+    let mut want: Vec<String> = editref_protocol::FEATURES
+        .into_iter()
+        .filter(|f| !dialects.contains(f))
+        .map(str::to_string)
+        .collect();
+    declared.sort();
+    want.sort();
+    if declared != want {
+        return Err(format!("declared {declared:?}, want {want:?}").into());
+    }
+    for c in cases.iter().filter(|c| c["status"] == "skip") {
+        let id = c["id"].as_str().unwrap_or("");
+        let case = corpus.iter().find(|k| k.id == id).ok_or(id.to_string())?;
+        let missing = run::missing_features(case, &declared);
+        if missing.is_empty() || !missing.iter().all(|f| dialects.contains(&f.as_str())) {
+            return Err(format!("{id} was skipped ({}), not for a dialect", c["reason"]).into());
+        }
+    }
+    if out.status.code() != Some(0) {
+        return Err(format!("exit status {}:\n{shown}", out.status).into());
+    }
+    Ok(())
+}
+
+/// The editref binary's path, quoted for `sh -c`.
+fn editref_command_path() -> String {
+    let exe = env!("CARGO_BIN_EXE_editref").replace('\'', "'\\''");
+    format!("'{exe}'")
 }
 
 fn editref_command(subcommand: &str) -> String {
-    let exe = env!("CARGO_BIN_EXE_editref").replace('\'', "'\\''");
-    format!("'{exe}' {subcommand}")
+    format!("{} {subcommand}", editref_command_path())
 }
 
 fn main() {
+    // Before any thread starts: every server a trial starts inherits it.
+    std::env::set_var("XDG_STATE_HOME", state_home());
     let args = Arguments::from_args();
     let dir = corpus_dir();
     let corpus = match load::load_dir(&dir) {
@@ -98,8 +233,13 @@ fn main() {
         .map(|s| s.to_string())
         .collect();
     let mut trials = Vec::new();
-    for case in corpus.cases {
-        let case = Arc::new(case);
+    let cases: Vec<Arc<Case>> = corpus.cases.into_iter().map(Arc::new).collect();
+    let all = cases.clone();
+    trials.push(Trial::test(
+        "harness::editref_conform_mcp_editref_mcp",
+        move || certify_the_default_server(&all),
+    ));
+    for case in cases {
         let ignored = !run::missing_features(&case, &features).is_empty();
         let c = Arc::clone(&case);
         trials.push(
@@ -121,15 +261,10 @@ fn main() {
         let c = Arc::clone(&case);
         trials.push(
             Trial::test(format!("mcp::{}", case.id), move || {
-                // Each case's undo journal outside its sandbox (UNDO-7): one directory for the
-                // run, whose units name each sandbox's absolute paths.
                 // Every tool offered, and the whole vocabulary declared (param_aliases is
-                // declared only explicitly).
-                let command = format!(
-                    "{} --tools all --undo-dir '{}'",
-                    editref_command("mcp"),
-                    undo_dir().display()
-                );
+                // declared only explicitly). The undo journal is the default one of the
+                // sandbox's root, in the state directory, outside the sandbox (UNDO-7).
+                let command = format!("{} --tools all", editref_command("mcp"));
                 let mut mcp = Mcp::new(&command, TIMEOUT, true)?.with_features(all_features());
                 run_with(&mut mcp, &c)
             })

@@ -165,10 +165,13 @@ fn assert_checks_pass(what: &str, out: &Output) {
 fn the_typescript_sdk_client_checks_pass() {
     let modules = node_with_sdk();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/ts_client_test.mjs");
+    // Every server the script starts keeps its undo journals here (UNDO-7).
+    let state = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ts-state");
     let out = Command::new("node")
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_editref"))
         .arg(&modules)
+        .env("XDG_STATE_HOME", &state)
         .output()
         .unwrap_or_else(|e| panic!("could not run {}: {e}", script.display()));
     assert_checks_pass("TypeScript MCP client checks", &out);
@@ -178,9 +181,13 @@ fn the_typescript_sdk_client_checks_pass() {
 fn the_python_sdk_client_checks_pass() {
     let python = python_with_sdk();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client_test.py");
+    // The script gives every server it starts a state directory of its own (UNDO-7); this one
+    // covers anything else it runs.
+    let state = Path::new(env!("CARGO_TARGET_TMPDIR")).join("state");
     let out = Command::new(&python)
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_editref"))
+        .env("XDG_STATE_HOME", &state)
         .output()
         .unwrap_or_else(|e| panic!("could not run {}: {e}", script.display()));
     assert_checks_pass("Python MCP client checks", &out);

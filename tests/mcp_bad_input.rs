@@ -31,6 +31,11 @@ impl Server {
             .args(["mcp", "--no-fsync", "--root"])
             .arg(dir)
             .current_dir(dir)
+            // Its undo journals under the build's temp space (UNDO-7), not in a real home.
+            .env(
+                "XDG_STATE_HOME",
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join("state"),
+            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

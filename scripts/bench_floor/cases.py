@@ -128,6 +128,7 @@ def build_cases(paths, work, editref, durable_copy, only):
     w = lambda name: os.path.join(scratch, name)
     os.makedirs(scratch, exist_ok=True)
     Cmd.cwd = scratch
+    os.environ["XDG_STATE_HOME"] = os.path.join(work, "state")
     size = lambda k: os.path.getsize(paths[k])
 
     def floors(key, dst):

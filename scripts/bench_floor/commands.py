@@ -12,8 +12,9 @@ from .stats import quantile
 class Cmd:
     """One command of a case: how to run it and how to prepare the file before each run."""
 
-    # Working directory of every command: the scratch directory, so that editref's undo
-    # journal (.editref/undo under the working directory) lands there, not in the checkout.
+    # Working directory of every command: the scratch directory, whose undo journal editref
+    # keeps in the state directory build_cases points XDG_STATE_HOME at, inside the work
+    # directory, so a run leaves nothing in the home of whoever runs it.
     cwd = None
 
     def __init__(self, label, argv, src=None, dst=None, note="", expect=0, stdin=None):

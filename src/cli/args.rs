@@ -129,6 +129,10 @@ pub enum Command {
     },
     /// Take back the last write (or the last N) of a file made by editref, with every other
     /// file the same call changed; refused if the file changed since.
+    ///
+    /// Writes are recorded per root (--root, else the working directory) outside the working
+    /// tree, so a write made by any subcommand, by `call` or through `mcp` on the same root
+    /// can be taken back here.
     Undo {
         /// The file.
         file: String,

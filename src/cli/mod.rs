@@ -26,8 +26,8 @@ use std::process::ExitCode;
 /// Where writes are recorded for `editref undo` (UNDO-7): the journal's directory, or none.
 #[derive(Args, Clone, Debug, Default)]
 pub struct UndoFlags {
-    /// Keep the undo journal in DIR (default: .editref/undo under --root, or under the
-    /// working directory).
+    /// Keep the undo journal in DIR (default: one journal per --root, or per working
+    /// directory, in $XDG_STATE_HOME/editref/undo, else ~/.local/state/editref/undo).
     #[arg(long, value_name = "DIR", global = true)]
     pub undo_dir: Option<PathBuf>,
     /// Keep no undo journal: writes are not recorded, and undo is refused.
@@ -101,8 +101,8 @@ pub struct UndoCmdFlags {
     /// Skip fsync (faster, not crash-durable; results say so). For tests and benchmarks.
     #[arg(long)]
     pub no_fsync: bool,
-    /// The undo journal's directory (default: .editref/undo under --root, or under the
-    /// working directory).
+    /// The undo journal's directory (default: the journal of --root, or of the working
+    /// directory, in $XDG_STATE_HOME/editref/undo, else ~/.local/state/editref/undo).
     #[arg(long, value_name = "DIR")]
     pub undo_dir: Option<PathBuf>,
 }
@@ -126,6 +126,12 @@ pub fn current_dir() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
 }
 
+/// The directory whose journal a session keeps (UNDO-7): its root, relative to its working
+/// directory as the session reads it, else the working directory.
+pub fn journal_root(root: Option<&std::path::Path>, cwd: &std::path::Path) -> PathBuf {
+    root.map_or_else(|| cwd.to_path_buf(), |r| cwd.join(r))
+}
+
 /// A session for one command: no read-before-write (there is no earlier Read in this
 /// process), the undo journal where the flags put it (UNDO-7).
 pub fn one_shot_session(
@@ -135,7 +141,9 @@ pub fn one_shot_session(
     undo: &UndoFlags,
 ) -> Session {
     let mut config = Config::new(&cwd).one_shot();
-    config.undo = undo.place().config_for(root.as_deref().unwrap_or(&cwd));
+    config.undo = undo
+        .place()
+        .config_for(&journal_root(root.as_deref(), &cwd));
     config.root = root;
     config.fsync = !no_fsync;
     Session::new(config)

@@ -81,7 +81,9 @@ pub fn call(
         None => one_shot_session(root, cwd, no_fsync, undo),
         Some(_) => {
             let mut config = Config::new(&cwd);
-            config.undo = undo.place().config_for(root.as_deref().unwrap_or(&cwd));
+            config.undo = undo
+                .place()
+                .config_for(&super::journal_root(root.as_deref(), &cwd));
             config.root = root;
             config.fsync = !no_fsync;
             Session::new(config)

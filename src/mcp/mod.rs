@@ -50,14 +50,15 @@ pub struct Options {
 pub const DEFAULT_TOOLS: [&str; 6] = ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "Undo"];
 
 impl Options {
-    /// The default tools, no fixed roots, fsync on, the undo journal under each root.
+    /// The default tools, no fixed roots, fsync on, one undo journal per root in the user's
+    /// state directory.
     pub fn new(cwd: impl Into<PathBuf>) -> Options {
         Options {
             roots: Vec::new(),
             tools: DEFAULT_TOOLS.to_vec(),
             cwd: cwd.into(),
             fsync: true,
-            undo: crate::undo::UndoPlace::InRoot,
+            undo: crate::undo::UndoPlace::user_state(),
         }
     }
 

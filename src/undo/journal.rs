@@ -1,135 +1,35 @@
-//! The journal on disk: `u<time><pid><n>.json` per unit (the record), `<id>.<i>.before` per
-//! kept old content (the blob), in one directory.
+//! The journal on disk, in one directory: `<id>.json` per unit (the record), `<id>.<i>.before`
+//! per kept old content (the blob), and the index of the units (`index.rs`).
 //!
-//! Records are small JSON so that the journal can be read and repaired by hand; blobs are the
-//! raw bytes, so that an undo restores exactly what was there. Every file is written under a
-//! temp name and renamed into place — a crash leaves a unit whole or absent — and everything
-//! goes through the [`Fs`] seam like the tools' own writes. Names sort by time, so listing the
-//! directory gives the units in the order they were made.
+//! Blobs are the raw bytes, so that an undo restores exactly what was there. Every file is
+//! written under a temp name and renamed into place — a crash leaves a unit whole or absent —
+//! and everything goes through the [`Fs`] seam like the tools' own writes. Ids sort by time,
+//! and each is later than the newest before it, so the units' order is their ids' order.
 //!
-//! Several processes may share one journal (`--undo-dir`, or two servers on one root). Every
+//! Several processes may share one journal (`--undo-dir`, or two front ends on one root). Every
 //! change to it — recording a unit, pruning, undoing — holds an exclusive `flock` on the
 //! directory itself ([`Journal::lock`]). Without it, one writer's prune would take another's
 //! freshly written blob, whose record is not written yet, for a crash leftover and delete it.
 //! The kernel drops the lock of a process that dies, so a crash never leaves the journal
 //! locked, and a blob with no record found under the lock really is a leftover.
 
+use super::index::{self, Index};
+use super::prune::{self, Entry, Limits};
+use super::records::{BeforeRecord, FileRecord, HashRecord, Stored, UnitRecord, VERSION};
 use super::{Before, Change, ContentHash, UndoConfig};
 use crate::disk::{Fs, Kind};
-use serde::{Deserialize, Serialize};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The record format's version; a record of another version is ignored, never misread.
-const VERSION: u32 = 1;
-
-/// Units kept in all, whatever their size: the journal is read whole on every record.
+/// Units kept in all, whatever their size (UNDO-6): bounds the index and an undo's reading of
+/// the records.
 const MAX_UNITS: usize = 2000;
-
-/// What the journal keeps of one file of a unit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileRecord {
-    /// The file (symlinks followed, absolute).
-    pub path: PathBuf,
-    /// Its state before the write.
-    pub before: BeforeRecord,
-    /// The hash of what the write left, or `None` when it deleted the file.
-    pub after: Option<HashRecord>,
-}
-
-/// A file's state before a write, as recorded.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum BeforeRecord {
-    /// The file did not exist; undo deletes it.
-    Absent,
-    /// The old bytes are in the unit's blob of this file's index.
-    Kept {
-        /// The old mode.
-        mode: u32,
-        /// The old length.
-        len: u64,
-        /// The hash of the old bytes (absent in records made before it was kept). A power cut
-        /// may leave the record on disk and its blob empty, cut short or zeroed, since neither
-        /// is fsynced; undo checks the blob against this before restoring from it (UNDO-1).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        hash: Option<HashRecord>,
-    },
-    /// The old content was larger than the journal may hold (UNDO-6); undo is refused.
-    Omitted {
-        /// The old length.
-        len: u64,
-    },
-}
-
-/// [`ContentHash`] as stored (the 128-bit hash in hex: JSON numbers are not that wide).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HashRecord {
-    /// xxh3-128, 32 hex digits.
-    pub xxh3: String,
-    /// Length in bytes.
-    pub len: u64,
-}
-
-impl From<ContentHash> for HashRecord {
-    fn from(h: ContentHash) -> HashRecord {
-        HashRecord {
-            xxh3: format!("{:032x}", h.xxh3),
-            len: h.len,
-        }
-    }
-}
-
-impl HashRecord {
-    /// Whether `hash` is the content this record names.
-    pub fn matches(&self, hash: &ContentHash) -> bool {
-        self.len == hash.len && u128::from_str_radix(&self.xxh3, 16).ok() == Some(hash.xxh3)
-    }
-}
-
-/// One unit: the files one tool call changed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnitRecord {
-    /// The record format's version.
-    pub version: u32,
-    /// The tool whose call this was (`Edit`, `apply_patch`, …), for messages.
-    pub tool: String,
-    /// The files, in the order the call named them.
-    pub files: Vec<FileRecord>,
-}
-
-/// A unit as found in the journal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stored {
-    /// Its id: the record's file name without `.json`; sorts by time.
-    pub id: String,
-    /// The record.
-    pub record: UnitRecord,
-}
-
-impl Stored {
-    /// Whether the unit changed `target`.
-    pub fn touches(&self, target: &Path) -> bool {
-        self.record.files.iter().any(|f| f.path == target)
-    }
-
-    fn kept_bytes(&self) -> u64 {
-        self.record
-            .files
-            .iter()
-            .map(|f| match f.before {
-                BeforeRecord::Kept { len, .. } => len,
-                _ => 0,
-            })
-            .sum()
-    }
-}
 
 /// The journal in one directory, reached through a file-system seam.
 pub struct Journal<'a> {
-    fs: &'a dyn Fs,
-    config: &'a UndoConfig,
+    pub(super) fs: &'a dyn Fs,
+    pub(super) config: &'a UndoConfig,
 }
 
 /// The journal's lock, held until dropped (see [`Journal::lock`]).
@@ -150,12 +50,16 @@ impl<'a> Journal<'a> {
     /// Takes the journal's lock, waiting for whoever holds it, and keeps it until the returned
     /// guard is dropped (UNDO-1): a unit is recorded, pruned or undone whole while no other
     /// process or session changes the journal. A journal directory that does not exist yet
-    /// needs no lock (there is nothing to change) and gets a guard that holds none.
+    /// needs no lock (there is nothing to change) and gets a guard that holds none. A per-root
+    /// journal must be private to the user (UNDO-7), or it is not used at all.
     pub fn lock(&self) -> io::Result<JournalLock> {
         // `dir/.` opens the directory itself even when `dir` is a symlink to it (the final
         // component is `.`, never a link).
         match self.fs.open_read(&self.config.dir.join(".")) {
             Ok(handle) => {
+                if self.config.root.is_some() {
+                    self.check_private(&*handle)?;
+                }
                 handle.lock()?;
                 Ok(JournalLock {
                     _handle: Some(handle),
@@ -167,14 +71,21 @@ impl<'a> Journal<'a> {
     }
 
     /// UNDO-1: records one unit, then drops old units beyond the limits (UNDO-6), all under
-    /// the journal's lock. An error leaves no partial unit behind.
+    /// the journal's lock. An error leaves no partial unit behind. The cost does not grow with
+    /// the journal: neither the records nor the index lines of other units are read, only the
+    /// few that share a file with this one (see `index.rs`).
     pub fn record(&self, tool: &str, changes: &[Change<'_>]) -> io::Result<()> {
         if changes.is_empty() {
             return Ok(());
         }
-        self.fs.create_dir_all(&self.config.dir)?;
+        let made = self.make_dir()?;
         let _lock = self.lock()?;
-        let id = new_id();
+        if self.config.root.is_some() {
+            self.claim(made)?;
+        }
+        let mut index = self.index()?;
+        self.mark_dirty()?;
+        let id = new_id(index.last_id());
         let mut files = Vec::with_capacity(changes.len());
         let mut blobs: Vec<PathBuf> = Vec::new();
         let total: u64 = changes
@@ -185,14 +96,14 @@ impl<'a> Journal<'a> {
             })
             .sum();
         let keep = total <= self.config.max_bytes;
-        for (index, c) in changes.iter().enumerate() {
+        for (i, c) in changes.iter().enumerate() {
             let before = match c.before {
                 Before::Absent => BeforeRecord::Absent,
                 Before::File { bytes, .. } if !keep => BeforeRecord::Omitted {
                     len: bytes.len() as u64,
                 },
                 Before::File { bytes, mode } => {
-                    let blob = self.config.dir.join(format!("{id}.{index}.before"));
+                    let blob = self.blob_path(&id, i);
                     if let Err(e) = self.write_file(&blob, bytes) {
                         self.remove_all(&blobs);
                         return Err(e);
@@ -217,15 +128,22 @@ impl<'a> Journal<'a> {
             files,
         };
         let json = serde_json::to_vec_pretty(&record).map_err(io::Error::other)?;
-        if let Err(e) = self.write_file(&self.config.dir.join(format!("{id}.json")), &json) {
+        if let Err(e) = self.write_file(&self.record_path(&id), &json) {
             self.remove_all(&blobs);
             return Err(e);
         }
-        self.prune()
+        let entry = Entry::of(&Stored { id, record });
+        match index.add(entry, self.limits()) {
+            Some(dropped) => self.remove_units(&dropped)?,
+            // A damaged line: the records, this unit's included, say what the index is.
+            None => index = self.rebuild()?,
+        }
+        self.store_index(&index)
     }
 
-    /// Every readable unit, oldest first. Records of another version or that do not parse are
-    /// skipped: a damaged journal loses undo for those units, never misleads it.
+    /// Every readable unit, oldest first, read from the records themselves (the truth the
+    /// index is derived from). Records of another version or that do not parse are skipped: a
+    /// damaged journal loses undo for those units, never misleads it.
     pub fn units(&self) -> io::Result<Vec<Stored>> {
         let names = match self.fs.read_dir(&self.config.dir) {
             Ok(n) => n,
@@ -236,13 +154,13 @@ impl<'a> Journal<'a> {
             .iter()
             .filter_map(|n| n.to_str())
             .filter_map(|n| n.strip_suffix(".json"))
-            .filter(|n| n.starts_with('u'))
+            .filter(|n| prune::valid_id(n))
             .map(str::to_string)
             .collect();
         ids.sort();
         let mut units = Vec::with_capacity(ids.len());
         for id in ids {
-            let Ok(bytes) = self.read_file(&self.config.dir.join(format!("{id}.json"))) else {
+            let Ok(bytes) = self.read_file(&self.record_path(&id)) else {
                 continue;
             };
             match serde_json::from_slice::<UnitRecord>(&bytes) {
@@ -268,7 +186,7 @@ impl<'a> Journal<'a> {
     /// kept: a blob that a crash or a power cut left short, empty or zeroed is an
     /// `InvalidData` error, never content to restore (UNDO-1).
     pub fn blob(&self, unit: &Stored, index: usize) -> io::Result<Vec<u8>> {
-        let bytes = self.read_file(&self.config.dir.join(format!("{}.{index}.before", unit.id)))?;
+        let bytes = self.read_file(&self.blob_path(&unit.id, index))?;
         let intact = match unit.record.files.get(index).map(|f| &f.before) {
             Some(BeforeRecord::Kept { len, hash, .. }) => {
                 *len == bytes.len() as u64
@@ -288,74 +206,149 @@ impl<'a> Journal<'a> {
         Ok(bytes)
     }
 
-    /// Removes a unit (after it was undone, or when pruned): the record first, so that a
-    /// crash in between leaves only unreferenced blobs, which the next prune removes.
+    /// Removes a unit after it was undone, and from the index. Run under the journal's lock.
     pub fn remove(&self, unit: &Stored) -> io::Result<()> {
-        self.fs
-            .remove_file(&self.config.dir.join(format!("{}.json", unit.id)))?;
-        for index in 0..unit.record.files.len() {
-            let _ = self
-                .fs
-                .remove_file(&self.config.dir.join(format!("{}.{index}.before", unit.id)));
+        let mut index = self.index()?;
+        self.mark_dirty()?;
+        self.remove_files(&unit.id, unit.record.files.len())?;
+        if index.forget(&unit.id).is_none() {
+            index = self.rebuild()?;
+        }
+        self.store_index(&index)
+    }
+
+    /// Removes the files of units the index dropped.
+    fn remove_units(&self, dropped: &[Entry]) -> io::Result<()> {
+        for gone in dropped {
+            self.remove_files(&gone.id, gone.files.len())?;
         }
         Ok(())
     }
 
-    /// UNDO-6: drops the oldest units until no file has more than `max_per_file`, the kept
-    /// bytes are within `max_bytes` and there are at most `MAX_UNITS`; then removes blobs no
-    /// record names (left by a crash). Runs only under the lock [`Journal::record`] holds, so
-    /// no other writer is between its blobs and its record.
-    fn prune(&self) -> io::Result<()> {
-        let units = self.units()?;
-        let mut keep = vec![true; units.len()];
-        let mut per_file: std::collections::HashMap<&Path, usize> =
-            std::collections::HashMap::new();
-        let mut bytes = 0u64;
-        let mut count = 0usize;
-        for (i, u) in units.iter().enumerate().rev() {
-            let over_file = u.record.files.iter().any(|f| {
-                let n = per_file.entry(f.path.as_path()).or_insert(0);
-                *n += 1;
-                *n > self.config.max_per_file
-            });
-            bytes += u.kept_bytes();
-            count += 1;
-            if over_file || bytes > self.config.max_bytes || count > MAX_UNITS {
-                keep[i] = false;
-            }
+    /// Removes a unit's files: the record first, so that a crash in between leaves only
+    /// unreferenced blobs, which the next rebuild of the index removes. A record already gone
+    /// is no error.
+    fn remove_files(&self, id: &str, files: usize) -> io::Result<()> {
+        match self.fs.remove_file(&self.record_path(id)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
         }
-        for (u, k) in units.iter().zip(&keep) {
-            if !k {
-                self.remove(u)?;
-            }
+        for i in 0..files {
+            let _ = self.fs.remove_file(&self.blob_path(id, i));
         }
-        let live: std::collections::HashSet<&str> = units
-            .iter()
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(u, _)| u.id.as_str())
-            .collect();
-        for name in self.fs.read_dir(&self.config.dir)? {
-            let Some(name) = name.to_str() else { continue };
-            if let Some(stem) = name.strip_suffix(".before") {
-                let id = stem.rsplit_once('.').map(|(id, _)| id).unwrap_or(stem);
-                if !live.contains(id) && !self.fs_exists(&format!("{id}.json")) {
-                    let _ = self.fs.remove_file(&self.config.dir.join(name));
+        Ok(())
+    }
+
+    /// The index, read from its file when no interrupted change stands against it, else
+    /// rebuilt from the records (see `index.rs`). Run under the journal's lock.
+    fn index(&self) -> io::Result<Index> {
+        if !self.exists(index::DIRTY) {
+            match self.read_file(&self.config.dir.join(index::INDEX)) {
+                Ok(bytes) => {
+                    if let Some(index) = Index::parse(&bytes) {
+                        return Ok(index);
+                    }
                 }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
             }
         }
-        Ok(())
+        self.rebuild()
     }
 
-    fn fs_exists(&self, name: &str) -> bool {
+    /// The index of the records on disk. Removes what an interrupted change left behind —
+    /// blobs no record names, temp files (every writer writes them under the lock this runs
+    /// under, so none is anyone's work in progress) — and then any units beyond the limits.
+    fn rebuild(&self) -> io::Result<Index> {
+        let units = self.units()?;
+        let live: std::collections::HashSet<&str> = units.iter().map(|u| u.id.as_str()).collect();
+        let names = match self.fs.read_dir(&self.config.dir) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        for name in &names {
+            let Some(name) = name.to_str() else { continue };
+            let leftover = if let Some(stem) = name.strip_suffix(".before") {
+                let id = stem.rsplit_once('.').map(|(id, _)| id).unwrap_or(stem);
+                !live.contains(id) && !self.exists(&format!("{id}.json"))
+            } else {
+                name.ends_with(".partial")
+            };
+            if leftover {
+                let _ = self.fs.remove_file(&self.config.dir.join(name));
+            }
+        }
+        let (index, dropped) = Index::of(units.iter().map(Entry::of).collect(), self.limits());
+        self.remove_units(&dropped)?;
+        Ok(index)
+    }
+
+    /// Marks the index as possibly out of date, before the journal changes.
+    fn mark_dirty(&self) -> io::Result<()> {
+        match self
+            .fs
+            .create_exclusive(&self.config.dir.join(index::DIRTY))
+        {
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Puts `index` in place, then lifts the mark: the journal and its index agree again.
+    ///
+    /// The old index is removed before the new one is renamed to its name, not replaced by the
+    /// rename: ext4 starts writing a file's data back to disk at once when it is renamed over
+    /// another (`auto_da_alloc`), which would cost every write of every tool a disk write. The
+    /// mark covers the moment without an index.
+    fn store_index(&self, index: &Index) -> io::Result<()> {
+        let path = self.config.dir.join(index::INDEX);
+        let temp = path.with_extension("partial");
+        let mut f = self.create_temp(&temp)?;
+        let written = f
+            .write_all(&index.render())
+            .and_then(|()| f.set_mode(0o600));
+        drop(f);
+        let placed = written
+            .and_then(|()| match self.fs.remove_file(&path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            })
+            .and_then(|()| self.fs.rename_noreplace(&temp, &path));
+        if let Err(e) = placed {
+            let _ = self.fs.remove_file(&temp);
+            return Err(e);
+        }
+        self.fs.remove_file(&self.config.dir.join(index::DIRTY))
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            per_file: self.config.max_per_file,
+            bytes: self.config.max_bytes,
+            units: MAX_UNITS,
+        }
+    }
+
+    fn record_path(&self, id: &str) -> PathBuf {
+        self.config.dir.join(format!("{id}.json"))
+    }
+
+    fn blob_path(&self, id: &str, index: usize) -> PathBuf {
+        self.config.dir.join(format!("{id}.{index}.before"))
+    }
+
+    pub(super) fn exists(&self, name: &str) -> bool {
         self.fs
             .symlink_metadata(&self.config.dir.join(name))
             .is_ok()
     }
 
-    fn write_file(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    /// Writes `path` whole or not at all: a temp name, then a rename.
+    pub(super) fn write_file(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         let temp = path.with_extension("partial");
-        let mut f = self.fs.create_exclusive(&temp)?;
+        let mut f = self.create_temp(&temp)?;
         let written = f.write_all(bytes).and_then(|()| f.set_mode(0o600));
         drop(f);
         if let Err(e) = written.and_then(|()| self.fs.rename(&temp, path)) {
@@ -365,7 +358,19 @@ impl<'a> Journal<'a> {
         Ok(())
     }
 
-    fn read_file(&self, path: &Path) -> io::Result<Vec<u8>> {
+    /// Creates a temp file. Runs under the journal's lock, so one already there was left by a
+    /// writer that died: it is replaced.
+    fn create_temp(&self, temp: &Path) -> io::Result<Box<dyn crate::disk::FileHandle>> {
+        match self.fs.create_exclusive(temp) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                self.fs.remove_file(temp)?;
+                self.fs.create_exclusive(temp)
+            }
+            other => other,
+        }
+    }
+
+    pub(super) fn read_file(&self, path: &Path) -> io::Result<Vec<u8>> {
         let mut f = self.fs.open_read(path)?;
         let meta = f.meta()?;
         if meta.kind != Kind::File {
@@ -381,14 +386,20 @@ impl<'a> Journal<'a> {
     }
 }
 
-/// A unit id that sorts by time: nanoseconds since the epoch, the process id and a counter.
-fn new_id() -> String {
-    let nanos = std::time::SystemTime::now()
+/// A new unit id, later than `last` (the newest in the journal): `u`, nanoseconds since the
+/// epoch — or one more than `last`'s, when the clock is behind it — the process id and a
+/// counter. Ids sort by the order the units were recorded in, even if the clock steps back.
+fn new_id(last: Option<&str>) -> String {
+    let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
         .unwrap_or(0);
+    let after = last
+        .and_then(|id| id.get(1..21))
+        .and_then(|n| n.parse::<u128>().ok())
+        .map_or(0, |n| n + 1);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!("u{nanos:020}-{:010}-{n:06}", std::process::id())
+    format!("u{:020}-{:010}-{n:06}", now.max(after), std::process::id())
 }
 
 #[cfg(test)]

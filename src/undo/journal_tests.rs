@@ -1,7 +1,7 @@
 //! The journal shared by several writers (UNDO-1: a unit is whole or absent).
 
 use super::*;
-use crate::disk::{FaultFs, Op, RealFs};
+use crate::disk::{Fault, FaultFs, Op, RealFs};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -100,4 +100,125 @@ fn locking_a_missing_journal_creates_nothing() {
 
 fn dir_of(config: &UndoConfig) -> PathBuf {
     config.dir.parent().unwrap_or(Path::new("/")).to_path_buf()
+}
+
+/// The journal's files that are neither a unit's record nor its blob: the index and the
+/// marker, a root's name, and the temp files of writers that died.
+fn leftovers(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".json") && !n.ends_with(".before"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// UNDO-1, UNDO-7: a process killed at any file-system call of a record — pruning included —
+/// leaves the journal so that the next record's index names exactly the units whose records are
+/// on disk, each whole with its old bytes, and nothing else: no temp file, no blob without a
+/// record, no marker. The index never describes a journal other than the one on disk.
+#[test]
+fn a_crash_at_any_call_of_a_record_never_leaves_the_index_lying() {
+    // Two units of a.txt, and a limit of two per file: the third record also prunes.
+    let setup = |dir: &Path| -> UndoConfig {
+        let mut config = UndoConfig::new(dir.join("undo"));
+        config.max_per_file = 2;
+        let journal = Journal::new(&RealFs, &config);
+        journal
+            .record("Edit", &[change(&dir.join("a.txt"), b"one")])
+            .unwrap();
+        journal
+            .record("Edit", &[change(&dir.join("a.txt"), b"two")])
+            .unwrap();
+        config
+    };
+    let probe = tempfile::tempdir().unwrap();
+    let config = setup(probe.path());
+    let fs = FaultFs::new(Arc::new(RealFs));
+    let target = probe.path().join("a.txt");
+    Journal::new(&fs, &config)
+        .record("Edit", &[change(&target, b"three")])
+        .unwrap();
+    let calls = fs.log();
+    assert!(calls.len() > 10, "{calls:?}");
+    for (at, op) in calls.iter().enumerate() {
+        let nth = calls[..=at].iter().filter(|o| *o == op).count() as u64;
+        let dir = tempfile::tempdir().unwrap();
+        let config = setup(dir.path());
+        let a = dir.path().join("a.txt");
+        let fs = FaultFs::new(Arc::new(RealFs)).fail(*op, nth, Fault::Crash);
+        let _ = Journal::new(&fs, &config).record("Edit", &[change(&a, b"three")]);
+        assert!(fs.crashed(), "call {at} ({op:?}) was reached");
+
+        let journal = Journal::new(&RealFs, &config);
+        let b = dir.path().join("b.txt");
+        journal.record("Write", &[change(&b, b"bee")]).unwrap();
+        let units = journal.units().unwrap();
+        let on_disk = std::fs::read(config.dir.join(index::INDEX)).unwrap();
+        let of_records = Index::of(units.iter().map(Entry::of).collect(), journal.limits()).0;
+        assert_eq!(
+            Index::parse(&on_disk),
+            Some(of_records),
+            "crash at call {at} ({op:?})"
+        );
+        assert_eq!(
+            leftovers(&config.dir),
+            ["index"],
+            "crash at call {at} ({op:?})"
+        );
+        let mut blobs = 0;
+        for unit in &units {
+            for (i, f) in unit.record.files.iter().enumerate() {
+                if matches!(f.before, BeforeRecord::Kept { .. }) {
+                    blobs += 1;
+                    assert!(
+                        journal.blob(unit, i).is_ok(),
+                        "crash at call {at}: {unit:?}"
+                    );
+                }
+            }
+        }
+        let on_disk_blobs = std::fs::read_dir(&config.dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".before")
+            })
+            .count();
+        assert_eq!(
+            blobs, on_disk_blobs,
+            "crash at call {at}: a blob without a record"
+        );
+        let a_units = units.iter().filter(|u| u.touches(&a)).count();
+        assert!(a_units <= 2, "crash at call {at}: {a_units} units of a.txt");
+        assert!(units.iter().any(|u| u.touches(&b)));
+    }
+}
+
+/// UNDO-6: an index left by an older writer that holds more units than the limits allow (or a
+/// journal made before the index existed) is brought within them by the next record.
+#[test]
+fn a_journal_without_an_index_gets_one_within_the_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = UndoConfig::new(dir.path().join("undo"));
+    let target = dir.path().join("a.txt");
+    for bytes in [b"1", b"2", b"3", b"4"] {
+        Journal::new(&RealFs, &config)
+            .record("Edit", &[change(&target, bytes)])
+            .unwrap();
+    }
+    std::fs::remove_file(config.dir.join(index::INDEX)).unwrap();
+    config.max_per_file = 2;
+    let journal = Journal::new(&RealFs, &config);
+    journal.record("Edit", &[change(&target, b"5")]).unwrap();
+    let units = journal.units().unwrap();
+    let kept: Vec<Vec<u8>> = units.iter().map(|u| journal.blob(u, 0).unwrap()).collect();
+    assert_eq!(kept, [b"4".to_vec(), b"5".to_vec()]);
+    let on_disk = std::fs::read(config.dir.join(index::INDEX)).unwrap();
+    let of_records = Index::of(units.iter().map(Entry::of).collect(), journal.limits()).0;
+    assert_eq!(Index::parse(&on_disk), Some(of_records));
 }

@@ -12,22 +12,38 @@
 //! is a tool of its own ([`crate::tools::undo`]), which writes through the same batch commit
 //! as every other multi-file change.
 //!
-//! - `journal.rs` — the files on disk: one JSON record per unit, one blob per old content,
-//!   bounded per file and in total;
+//! - `place.rs` — where a front end keeps the journal: by default one per root, in the user's
+//!   state directory (UNDO-7);
+//! - `journal.rs` — the files on disk: one JSON record per unit (`records.rs`), one blob per
+//!   old content, bounded per file and in total (`prune.rs`), with the index that makes
+//!   recording cheap (`index.rs`);
+//! - `per_root.rs` — a per-root journal made private, naming its root, and the journals of
+//!   roots that are gone swept away;
 //! - this file — the configuration and the record a tool hands in.
 
+mod index;
 mod journal;
+mod per_root;
+mod place;
+mod prune;
+mod records;
 
-pub use journal::{BeforeRecord, FileRecord, HashRecord, Journal, JournalLock, Stored, UnitRecord};
+pub use journal::{Journal, JournalLock};
+pub use place::{journal_dir, state_base, state_base_from, UndoPlace};
+pub use records::{BeforeRecord, FileRecord, HashRecord, Stored, UnitRecord};
 
 use std::path::PathBuf;
 
 /// Where the journal lives and how much it keeps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UndoConfig {
-    /// The journal directory (`.editref/undo` under the root by default in the CLI, `serve`
-    /// and `mcp`).
+    /// The journal directory.
     pub dir: PathBuf,
+    /// The root this journal serves, for a per-root journal in the user's state directory
+    /// ([`UndoPlace::PerRoot`]): the directory is then made private, names its root in a file
+    /// `root`, and sweeps the journals of roots that are gone when it is made (UNDO-7).
+    /// `None` for a journal in a directory given as such (`--undo-dir`, a library `Config`).
+    pub root: Option<PathBuf>,
     /// Units kept per file; older ones are dropped first (UNDO-6).
     pub max_per_file: usize,
     /// Bytes of old content kept in all; older units are dropped first, and a unit whose own
@@ -40,44 +56,9 @@ impl UndoConfig {
     pub fn new(dir: impl Into<PathBuf>) -> UndoConfig {
         UndoConfig {
             dir: dir.into(),
+            root: None,
             max_per_file: 20,
             max_bytes: 64 << 20,
-        }
-    }
-}
-
-/// Where a front end keeps the journal (UNDO-7): the CLI, `serve` and `mcp` take it from
-/// `--undo-dir` / `--no-undo`.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum UndoPlace {
-    /// `.editref/undo` under the session's root (or working directory): the default.
-    #[default]
-    InRoot,
-    /// One directory for every session.
-    Dir(PathBuf),
-    /// No journal: writes are not recorded and undo is refused.
-    Off,
-}
-
-impl UndoPlace {
-    /// The journal directory under a root.
-    pub const IN_ROOT: &'static str = ".editref/undo";
-
-    /// The journal of a session rooted at `root`.
-    pub fn config_for(&self, root: &std::path::Path) -> Option<UndoConfig> {
-        match self {
-            UndoPlace::InRoot => Some(UndoConfig::new(root.join(UndoPlace::IN_ROOT))),
-            UndoPlace::Dir(dir) => Some(UndoConfig::new(dir)),
-            UndoPlace::Off => None,
-        }
-    }
-
-    /// From the two command-line flags.
-    pub fn from_flags(dir: Option<PathBuf>, off: bool) -> UndoPlace {
-        match (dir, off) {
-            (_, true) => UndoPlace::Off,
-            (Some(d), false) => UndoPlace::Dir(d),
-            (None, false) => UndoPlace::InRoot,
         }
     }
 }
@@ -138,8 +119,8 @@ impl ContentHash {
 }
 
 /// A journal in a fresh directory of the system's temp space, removed when dropped: for a
-/// session whose root must hold nothing but what the tools write — a conformance case's
-/// sandbox, where a `.editref` directory would be an unexpected file (UNDO-7).
+/// session that lives no longer than one conformance case, whose journal must go with it
+/// (UNDO-7): `serve` and the harness's built-in adapter.
 #[derive(Debug)]
 pub struct TempJournal {
     dir: PathBuf,

@@ -3,8 +3,8 @@ results read back, refusals, and the exact bytes on disk after each."""
 
 from mcp.shared.exceptions import MCPError
 
-from support import (ALL_TOOLS, REQUIRED, TOOLS, call, check, equal, expect, no_temp_files,
-                     ok, refused, stdio, text_of)
+from support import (ALL_TOOLS, REQUIRED, TOOLS, call, check, equal, expect, journals,
+                     no_temp_files, ok, refused, stdio, text_of)
 
 
 @check
@@ -182,7 +182,7 @@ async def dialects_and_undo_over_mcp(tmp):
 
 
 @check
-async def undo_takes_an_edit_back_from_the_journal_under_the_root(tmp):
+async def undo_takes_an_edit_back_from_the_journal_of_the_root(tmp):
     f = tmp / "a.txt"
     f.write_bytes(b"one\r\ntwo\r\n")
     async with stdio(tmp) as s:
@@ -193,7 +193,14 @@ async def undo_takes_an_edit_back_from_the_journal_under_the_root(tmp):
         refused(await call(s, "Undo", file_path="a.txt"), "nothing_to_undo",
                 "a second undo, with nothing left")
     equal(f.read_bytes(), b"one\r\ntwo\r\n", "bytes on disk")
-    expect((tmp / ".editref" / "undo").is_dir(), "the journal is under the root (UNDO-7)")
+    equal(sorted(p.name for p in tmp.iterdir()), ["a.txt"], "nothing but the file in the root")
+    found = journals()
+    equal(list(found.values()), [bytes(tmp) + b"\n"],
+          "one journal, in the state directory, naming the root (UNDO-7)")
+    name = next(iter(found))
+    # A temporary directory's name (tmpXXXXXXXX) is already safe as it is.
+    prefix, digits = name.rsplit("-", 1)
+    equal((prefix, len(digits)), (tmp.name, 16), "the journal's name: <root name>-<16 hex>")
     no_temp_files(tmp)
 
 

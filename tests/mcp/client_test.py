@@ -31,7 +31,8 @@ async def main():
     for fn in support.CHECKS:
         if only and fn.__name__ not in only:
             continue
-        with tempfile.TemporaryDirectory() as d:
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as state:
+            os.environ["XDG_STATE_HOME"] = state
             try:
                 await asyncio.wait_for(fn(Path(d).resolve()), 120)
                 print(f"ok   {fn.__name__}", flush=True)

@@ -43,10 +43,24 @@ def equal(got, want, what):
         raise AssertionError(f"{what}: got {got!r}, want {want!r}")
 
 
+def server_env():
+    """What a server gets beside the SDK's few default variables: the check's own state
+    directory, where its undo journals live (UNDO-7) — never the home of whoever runs this."""
+    return {"XDG_STATE_HOME": os.environ["XDG_STATE_HOME"]}
+
+
+def journals():
+    """The per-root undo journals in the state directory: {journal name: its root}."""
+    base = Path(os.environ["XDG_STATE_HOME"]) / "editref" / "undo"
+    if not base.is_dir():
+        return {}
+    return {j.name: (j / "root").read_bytes() for j in base.iterdir()}
+
+
 def server_params(cwd, *args):
     """`editref mcp --no-fsync ARGS` over stdio, started in `cwd`."""
     return StdioServerParameters(
-        command=EDITREF, args=["mcp", "--no-fsync", *args], cwd=str(cwd)
+        command=EDITREF, args=["mcp", "--no-fsync", *args], cwd=str(cwd), env=server_env()
     )
 
 

@@ -26,7 +26,7 @@ const editref = resolve(editrefArg);
 const sdkDir = join(resolve(nodeModules), '@modelcontextprotocol', 'sdk');
 const sdk = (path) => import(pathToFileURL(join(sdkDir, 'dist', 'esm', path)).href);
 const { Client } = await sdk('client/index.js');
-const { StdioClientTransport } = await sdk('client/stdio.js');
+const { StdioClientTransport, getDefaultEnvironment } = await sdk('client/stdio.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
 const SDK_VERSION = JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')).version;
 
@@ -96,6 +96,9 @@ async function stdioClient(cwd, args) {
     command: editref,
     args: ['mcp', '--no-fsync', ...args],
     cwd,
+    // The SDK passes only a few variables; the state directory keeps the undo journals (UNDO-7)
+    // out of the home of whoever runs this.
+    env: { ...getDefaultEnvironment(), XDG_STATE_HOME: process.env.XDG_STATE_HOME },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'editref-ts-test', version: '1' });

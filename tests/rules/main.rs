@@ -26,6 +26,7 @@ mod session;
 mod text;
 mod text_editor;
 mod undo;
+mod undo_journal;
 mod write;
 
 struct Sb {

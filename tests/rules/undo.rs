@@ -5,11 +5,10 @@
 //! the assertions every family shares are in `main.rs`.
 
 use crate::{sb_in, sb_undo, Sb};
-use editref::api::UndoInput;
 use editref::disk::{self, BatchOp, RealFs, WriteRequest};
 use editref::text::Chunk;
 use editref::undo::{UndoConfig, UndoPlace};
-use editref::{Code, Config, Session};
+use editref::Code;
 use serde_json::{json, Value};
 use std::os::unix::fs::PermissionsExt;
 
@@ -423,32 +422,19 @@ fn undo_6_old_content_over_the_cap_is_not_kept_and_its_undo_is_too_large() {
 #[test]
 fn undo_7_place_of_the_journal() {
     let root = std::path::Path::new("/project");
-    assert_eq!(
-        UndoPlace::InRoot.config_for(root).map(|c| c.dir),
-        Some(root.join(".editref/undo"))
-    );
+    let state = std::path::Path::new("/state/editref/undo");
+    let per_root = UndoPlace::PerRoot(state.into()).config_for(root).unwrap();
+    assert_eq!(per_root.dir, editref::undo::journal_dir(state, root));
+    assert_eq!(per_root.root.as_deref(), Some(root));
     assert_eq!(
         UndoPlace::from_flags(Some("/j".into()), false).config_for(root),
         Some(UndoConfig::new("/j"))
     );
     assert_eq!(UndoPlace::from_flags(None, true).config_for(root), None);
-    assert_eq!(UndoPlace::from_flags(None, false), UndoPlace::InRoot);
-    // The default place, under the root: the journal appears there after a write.
-    let dir = tempfile::tempdir().unwrap();
-    let root = std::fs::canonicalize(dir.path()).unwrap();
-    let mut config = Config::new(&root).with_root(&root);
-    config.undo = UndoPlace::InRoot.config_for(&root);
-    let s = Session::new(config);
-    std::fs::write(root.join("f.txt"), b"a\n").unwrap();
-    s.call("Read", &json!({"file_path": "f.txt"})).unwrap();
-    s.call(
-        "Edit",
-        &json!({"file_path": "f.txt", "old_string": "a", "new_string": "b"}),
-    )
-    .unwrap();
-    assert!(root.join(".editref/undo").is_dir());
-    s.undo(UndoInput::new("f.txt")).unwrap();
-    assert_eq!(std::fs::read(root.join("f.txt")).unwrap(), b"a\n");
+    assert_eq!(
+        UndoPlace::from_flags(None, false),
+        UndoPlace::PerRoot(editref::undo::state_base())
+    );
     // A temporary journal (serve, the built-in adapter) goes with its owner.
     let temp = editref::undo::TempJournal::new().unwrap();
     let place = temp.config().dir;
