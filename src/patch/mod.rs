@@ -9,13 +9,16 @@
 //!
 //! - `region.rs` — replaced spans → regions of whole lines → changes (the line diff);
 //! - `udiff.rs` — changes → hunks with context, written as unified diff text;
-//! - `hunk.rs` — the result: [`Patch`], [`Hunk`] and the `structuredPatch` JSON.
+//! - `hunk.rs` — the result: [`Patch`], [`Hunk`] and the `structuredPatch` JSON;
+//! - `borrowed.rs` — [`HunkRef`], a hunk serialized from the diff text without a copy.
 
+mod borrowed;
 mod hunk;
 mod region;
 #[cfg(test)]
 mod tests;
 mod udiff;
 
+pub use borrowed::HunkRef;
 pub use hunk::{structured_patch, Hunk, Patch};
 pub use udiff::{unified_diff, CONTEXT, NO_NEWLINE};
