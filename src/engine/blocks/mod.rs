@@ -50,6 +50,8 @@ pub(super) struct Blocks<'a> {
     split_into: Vec<Vec<BlockId>>,
     /// The block size aimed at.
     size: usize,
+    /// Blocks a splice made longer than twice `size`, for [`Blocks::rebalance`] to cut.
+    grown: Vec<BlockId>,
 }
 
 impl<'a> Blocks<'a> {
@@ -78,6 +80,7 @@ impl<'a> Blocks<'a> {
             rank: (0..n).collect(),
             split_into: vec![Vec::new(); n],
             size,
+            grown: Vec::new(),
         }
     }
 

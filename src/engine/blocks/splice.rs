@@ -126,24 +126,30 @@ impl Blocks<'_> {
             }
         }
         len += old.keep(usize::MAX, &mut out);
+        if len > 2 * self.size {
+            self.grown.push(id);
+        }
         self.blocks[id] = Block { pieces: out, len };
         put
     }
 
-    /// Cuts every block longer than twice the block size into blocks of about that size, so
-    /// that a search never reads a long block for a short needle.
+    /// Cuts every block a splice made longer than twice the block size into blocks of about
+    /// that size, so that a search never reads a long block for a short needle. Only the blocks
+    /// splices grew are looked at: a run of many edits never walks all the blocks.
     pub(in crate::engine) fn rebalance(&mut self) {
+        let mut grown = std::mem::take(&mut self.grown);
+        // From the last in text order, so that blocks put in after one leave the ranks of those
+        // still to cut as they are.
+        grown.sort_unstable_by_key(|&id| std::cmp::Reverse(self.rank[id]));
+        grown.dedup();
         let mut cut_any = false;
-        let mut rank = 0;
-        while rank < self.order.len() {
-            let id = self.order[rank];
+        for id in grown {
             if self.blocks[id].len <= 2 * self.size {
-                rank += 1;
                 continue;
             }
+            let rank = self.rank[id];
             let chunks = self.cut(id);
-            let n = chunks.len();
-            let mut ids = Vec::with_capacity(n);
+            let mut ids = Vec::with_capacity(chunks.len());
             for chunk in chunks {
                 ids.push(self.blocks.len());
                 self.blocks.push(chunk);
@@ -152,7 +158,6 @@ impl Blocks<'_> {
             self.split_into[id].extend(ids.iter().copied());
             self.order.splice(rank + 1..rank + 1, ids);
             cut_any = true;
-            rank += n + 1;
         }
         if cut_any {
             self.rank = vec![0; self.blocks.len()];
