@@ -4,9 +4,9 @@
 //! the other side. Each request gets exactly one reply line; input that is not a valid request
 //! gets an error reply, never a crash.
 
+use crate::call::CallOutput;
 use crate::error::ToolError;
 use crate::session::{Config, Session};
-use crate::CallOutput;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufWriter, Write};

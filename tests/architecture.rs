@@ -11,7 +11,8 @@ use std::path::Path;
 
 /// What each top-level module may use, from the entry down.
 const ALLOWED: &[(&str, &[&str])] = &[
-    ("protocol", &["error", "session", "undo"]),
+    // `serve` writes a tool's typed output (`call::CallOutput`) into its reply line.
+    ("protocol", &["call", "error", "session", "undo"]),
     ("mcp", &["api", "error", "session", "undo"]),
     ("call", &["api", "dialects", "error", "session", "tools"]),
     (
