@@ -69,8 +69,14 @@ impl Plan {
                 best = (cost, n);
             }
         }
+        // With nothing indexed no search reads a block: one block holds the whole text, and a
+        // run of a few edits costs what it did before blocks existed.
         Plan {
-            block,
+            block: if best.1 == 0 {
+                size.max(1) as usize
+            } else {
+                block
+            },
             longest: best.1,
         }
     }
@@ -251,4 +257,55 @@ fn settle<'e>(
         repairs: Vec::new(),
     };
     Some((spans, report, Cow::Borrowed(new)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edits(lens: &[usize]) -> Vec<EditRequest> {
+        lens.iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let mut old = i.to_string();
+                old.push_str(&"y".repeat(n - old.len()));
+                EditRequest::new(&old, "x", false)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_plan_indexes_what_saves_scans() {
+        let mb10 = 10 << 20;
+        // A few edits: copying the text per edit is cheaper than the index, and one block
+        // holds the whole text.
+        assert_eq!(
+            Plan::new(mb10, &edits(&[25, 25, 25])),
+            Plan {
+                block: mb10,
+                longest: 0
+            }
+        );
+        // A thousand: every needle indexed, blocks of 4 KiB.
+        assert_eq!(
+            Plan::new(mb10, &edits(&[25; 1000])),
+            Plan {
+                block: 4096,
+                longest: 25
+            }
+        );
+        // One needle of 100 KB among them would make every splice scan 200 KB around it: that
+        // one edit copies the text instead.
+        let mut lens = vec![25; 999];
+        lens.push(100_000);
+        assert_eq!(Plan::new(mb10, &edits(&lens)).longest, 25);
+        // Small texts index everything, in blocks of a few bytes.
+        assert_eq!(
+            Plan::new(1000, &edits(&[3, 70_000])),
+            Plan {
+                block: 8,
+                longest: 70_000
+            }
+        );
+    }
 }
