@@ -162,6 +162,38 @@ fn engine_multi_edit(text: String) -> usize {
     )
 }
 
+/// 1,000 unique markers spread over the text, and the edits that rename each.
+fn multi_thousand() -> (String, Vec<EditRequest>) {
+    let mut lines = common::source_lines(SIZE, 5);
+    let step = lines.len() / 1000;
+    for j in 0..1000 {
+        lines[j * step] = format!("    let marker_{j:04}_unique = {j};");
+    }
+    let edits = (0..1000)
+        .map(|j| {
+            req(
+                &format!("marker_{j:04}_unique = {j};"),
+                &format!("marker_{j:04}_renamed = {j};"),
+                false,
+            )
+        })
+        .collect();
+    (common::join(&lines), edits)
+}
+
+// MULTI-1: a MultiEdit of 1,000 edits, the case whose cost once grew with edits × file size.
+#[library_benchmark]
+#[bench::thousand(setup = multi_thousand)]
+fn engine_multi_edit_many(input: (String, Vec<EditRequest>)) -> usize {
+    let (text, edits) = input;
+    black_box(
+        engine::apply(&text, &edits)
+            .expect("applies")
+            .replacements
+            .len(),
+    )
+}
+
 #[library_benchmark]
 #[bench::curly(setup = view_curly)]
 fn engine_quote_fallback(text: String) -> usize {
@@ -178,6 +210,7 @@ library_benchmark_group!(
         engine_edit,
         engine_replace_all,
         engine_multi_edit,
+        engine_multi_edit_many,
         engine_quote_fallback
     ]
 );
@@ -218,6 +251,18 @@ fn structured_patch(input: (String, Vec<Replacement>)) -> usize {
 }
 
 #[library_benchmark]
+#[bench::one_hit(setup = spans_needle)]
+#[bench::tokens(setup = spans_tokens)]
+fn structured_patch_written(input: (String, Vec<Replacement>)) -> usize {
+    // What `call` and `serve` write: structuredPatch serialized straight from the diff text.
+    let (text, reps) = input;
+    let patch = editref::api::StructuredPatch(patch::Patch::new("file.rs", &text, &reps));
+    let mut out = Vec::new();
+    serde_json::to_writer(&mut out, &patch).expect("serializes");
+    black_box(out.len())
+}
+
+#[library_benchmark]
 #[bench::one_line_64k(setup = write_pair)]
 fn whole_text_patch(input: (String, String)) -> usize {
     black_box(
@@ -229,7 +274,7 @@ fn whole_text_patch(input: (String, String)) -> usize {
 
 library_benchmark_group!(
     name = patch_group,
-    benchmarks = [structured_patch, whole_text_patch]
+    benchmarks = [structured_patch, structured_patch_written, whole_text_patch]
 );
 
 main!(

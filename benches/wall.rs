@@ -1,7 +1,7 @@
 //! Wall-clock benches (criterion) of the five tools through the public API, as an embedding
 //! agent calls them: Read, Edit, replace_all, MultiEdit, Write, the curly-quote fallback and a
 //! not_found with its hint, over 1 KB / 1 MB / 10 MB / 100 MB inputs stored as UTF-8 LF, CRLF
-//! or UTF-16LE.
+//! or UTF-16LE; and how the engine's cost grows with the edits of one MultiEdit (1 to 10,000).
 //!
 //! These numbers are for trends and local optimisation work (criterion baselines, critcmp); on
 //! shared machines they are noisy, so the regression gate is the instruction-count bench
@@ -19,6 +19,7 @@ use common::Form;
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
+use editref::engine::{self, EditRequest};
 use editref::{Config, Session};
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
@@ -233,6 +234,40 @@ fn multi_edit(c: &mut Criterion) {
     }
 }
 
+/// Edits per MultiEdit, 1 to 10,000 unique renames spread over a 10 MB text, through the
+/// engine (the tool takes at most 1,000 edits per call; the engine has no such limit). The cost
+/// is one pass over the text plus a little per edit: it once grew with edits × text size.
+fn multi_edit_scale(c: &mut Criterion) {
+    let size = 10 << 20;
+    let mut g = c.benchmark_group("multi_edit_scale/lf_10M");
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(3));
+    for n in [1usize, 10, 100, 1_000, 10_000] {
+        let mut lines = common::source_lines(size, 5);
+        let step = lines.len() / n;
+        for j in 0..n {
+            lines[j * step] = format!("    let marker_{j:05}_unique = {j};");
+        }
+        let text = common::join(&lines);
+        let edits: Vec<EditRequest> = (0..n)
+            .map(|j| {
+                EditRequest::new(
+                    &format!("marker_{j:05}_unique = {j};"),
+                    &format!("marker_{j:05}_renamed = {j};"),
+                    false,
+                )
+            })
+            .collect();
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| black_box(engine::apply(&text, &edits).expect("applies").edits.len()))
+        });
+    }
+    g.finish();
+}
+
 fn write(c: &mut Criterion) {
     for form in [Form::Lf, Form::Utf16Le] {
         for size in sizes() {
@@ -321,6 +356,7 @@ criterion_group!(
     replace_all,
     rename_every_line,
     multi_edit,
+    multi_edit_scale,
     write,
     quote_fallback,
     not_found

@@ -18,7 +18,7 @@ use crate::dialects;
 use crate::error::{ToolError, ToolResult};
 use crate::session::Session;
 use crate::tools;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 /// The five tools of Claude Code's format, in the order of the spec: what the MCP server
@@ -233,7 +233,7 @@ impl Session {
     pub fn call(&self, tool: &str, input: &Value) -> ToolResult<Value> {
         match tool {
             "Edit" | "MultiEdit" | "Write" => self.call_value(tool, input.clone()),
-            _ => self.call_borrowed(tool, input),
+            _ => self.call_borrowed(tool, input).and_then(json),
         }
     }
 
@@ -242,33 +242,94 @@ impl Session {
     /// copied, so that a front end holding a request of many megabytes does not hold its
     /// strings twice (PATH-4's bounded memory).
     pub fn call_value(&self, tool: &str, input: Value) -> ToolResult<Value> {
+        self.call_output(tool, input).and_then(json)
+    }
+
+    /// [`Session::call_value`] with the tool's typed output, not yet JSON. Serialized, the
+    /// output is the very JSON `call_value` returns; a front end that only writes it out
+    /// (`editref call`, `serve`) writes it straight from the typed value, without building a
+    /// [`Value`] tree of it first — for a replace_all of 100,000 hits, a tree as large again as
+    /// the diff.
+    pub fn call_output(&self, tool: &str, input: Value) -> ToolResult<CallOutput> {
         match tool {
-            "Edit" => json(self.edit(EditInput::from_value(input)?)?),
-            "MultiEdit" => json(self.multi_edit(MultiEditInput::from_value(input)?)?),
-            "Write" => json(self.write(WriteInput::from_value(input)?)?),
+            "Edit" => Ok(CallOutput::Edit(self.edit(EditInput::from_value(input)?)?)),
+            "MultiEdit" => Ok(CallOutput::MultiEdit(
+                self.multi_edit(MultiEditInput::from_value(input)?)?,
+            )),
+            "Write" => Ok(CallOutput::Write(
+                self.write(WriteInput::from_value(input)?)?,
+            )),
             _ => self.call_borrowed(tool, &input),
         }
     }
 
     /// The other tools, whose inputs are read from a borrowed value (and unknown names).
-    fn call_borrowed(&self, tool: &str, input: &Value) -> ToolResult<Value> {
-        match tool {
-            "Read" => json(self.read(ReadInput::from_json(input)?)?),
-            "NotebookEdit" => json(self.notebook_edit(NotebookEditInput::from_json(input)?)?),
-            "Undo" => json(self.undo(UndoInput::from_json(input)?)?),
-            "LineEdit" => json(self.line_edit(LineEditInput::from_json(input)?)?),
-            "search_replace" => json(self.search_replace(SearchReplaceInput::from_json(input)?)?),
+    fn call_borrowed(&self, tool: &str, input: &Value) -> ToolResult<CallOutput> {
+        Ok(match tool {
+            "Read" => CallOutput::Read(self.read(ReadInput::from_json(input)?)?),
+            "NotebookEdit" => {
+                CallOutput::NotebookEdit(self.notebook_edit(NotebookEditInput::from_json(input)?)?)
+            }
+            "Undo" => CallOutput::Undo(self.undo(UndoInput::from_json(input)?)?),
+            "LineEdit" => CallOutput::LineEdit(self.line_edit(LineEditInput::from_json(input)?)?),
+            "search_replace" => {
+                CallOutput::Files(self.search_replace(SearchReplaceInput::from_json(input)?)?)
+            }
             "apply_patch" if PatchOperation::is_operation(input) => {
-                json(self.apply_patch_operation(PatchOperation::from_json(input)?)?)
+                CallOutput::Files(self.apply_patch_operation(PatchOperation::from_json(input)?)?)
             }
-            "apply_patch" => json(self.apply_patch(ApplyPatchInput::from_json(input)?)?),
+            "apply_patch" => {
+                CallOutput::Files(self.apply_patch(ApplyPatchInput::from_json(input)?)?)
+            }
             "str_replace_based_edit_tool" | "str_replace_editor" => {
-                json(self.text_editor(TextEditorInput::from_json(input)?)?)
+                CallOutput::TextEditor(self.text_editor(TextEditorInput::from_json(input)?)?)
             }
-            other => Err(ToolError::invalid_input(format!(
-                "unknown tool '{other}'. The tools are {}.",
-                ALL_TOOLS.join(", ")
-            ))),
+            other => {
+                return Err(ToolError::invalid_input(format!(
+                    "unknown tool '{other}'. The tools are {}.",
+                    ALL_TOOLS.join(", ")
+                )))
+            }
+        })
+    }
+}
+
+/// The typed output of whichever tool a JSON call ran ([`Session::call_output`]). It serializes
+/// exactly as the tool's own output type does.
+#[derive(Debug)]
+pub enum CallOutput {
+    /// Read.
+    Read(ReadOutput),
+    /// Edit.
+    Edit(EditOutput),
+    /// MultiEdit.
+    MultiEdit(MultiEditOutput),
+    /// Write.
+    Write(WriteOutput),
+    /// NotebookEdit.
+    NotebookEdit(NotebookEditOutput),
+    /// Undo.
+    Undo(UndoOutput),
+    /// LineEdit.
+    LineEdit(LineEditOutput),
+    /// apply_patch and search_replace: the files they changed.
+    Files(FilesOutput),
+    /// Anthropic's text editor tool.
+    TextEditor(TextEditorOutput),
+}
+
+impl Serialize for CallOutput {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            CallOutput::Read(o) => o.serialize(serializer),
+            CallOutput::Edit(o) => o.serialize(serializer),
+            CallOutput::MultiEdit(o) => o.serialize(serializer),
+            CallOutput::Write(o) => o.serialize(serializer),
+            CallOutput::NotebookEdit(o) => o.serialize(serializer),
+            CallOutput::Undo(o) => o.serialize(serializer),
+            CallOutput::LineEdit(o) => o.serialize(serializer),
+            CallOutput::Files(o) => o.serialize(serializer),
+            CallOutput::TextEditor(o) => o.serialize(serializer),
         }
     }
 }
@@ -276,7 +337,7 @@ impl Session {
 /// A typed output as JSON. The outputs hold only strings, numbers, lists and maps with string
 /// keys, so serializing them cannot fail; should it ever, the caller gets a coded error, not
 /// a panic.
-fn json<T: Serialize>(output: T) -> ToolResult<Value> {
+pub(crate) fn json<T: Serialize>(output: T) -> ToolResult<Value> {
     serde_json::to_value(output).map_err(|e| {
         ToolError::new(
             crate::error::Code::Io,

@@ -70,7 +70,7 @@ pub mod text;
 pub mod tools;
 pub mod undo;
 
-pub use call::{ALL_TOOLS, TOOLS};
+pub use call::{CallOutput, ALL_TOOLS, TOOLS};
 pub use error::{Code, ToolError, ToolResult};
 pub use session::{Config, LineFormat, Session};
 

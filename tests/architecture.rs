@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 /// re-exports, resolved to the module that defines each name, and `VERSION`) may be used by
 /// any module.
 const ALLOWED: &[(&str, &[&str])] = &[
-    ("protocol", &["error", "session", "undo"]),
+    // `serve` writes a tool's typed output (`call::CallOutput`) into its reply line.
+    ("protocol", &["call", "error", "session", "undo"]),
     // The MCP server is a front end above the JSON dispatch (it lists `call::ALL_TOOLS`) and
     // routes a dialect call by the paths its own parsers find in it.
     ("mcp", &["api", "call", "dialects", "error", "session", "undo"]),

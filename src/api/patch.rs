@@ -1,9 +1,10 @@
 //! How a change is shown in a result: `structuredPatch` (hunks, as agents already parse them)
 //! and `diff` (the same hunks as unified-diff text), both from one [`Patch`].
 //!
-//! The typed result keeps the [`Patch`] itself and spells the JSON only when it is serialized:
-//! a caller that shows the diff (the human CLI) never pays for one JSON string per diff line,
-//! which for a replace_all of 100,000 hits costs more than the edit.
+//! The typed result keeps the [`Patch`] itself and spells the JSON only when it is serialized,
+//! straight from the diff text: neither a caller that shows the diff (the human CLI) nor one
+//! that writes the JSON pays for a string per diff line, which for a replace_all of 100,000
+//! hits costs more than the edit.
 
 use crate::patch::{Hunk, Patch};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -27,12 +28,14 @@ impl StructuredPatch {
     }
 }
 
+/// The hunks are written from the diff text itself ([`crate::patch::HunkRef`]): the JSON of
+/// the owned [`Hunk`]s, without a string per line in between.
 impl Serialize for StructuredPatch {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let hunks = self.0.hunks();
+        let hunks = self.0.hunk_refs();
         let mut seq = serializer.serialize_seq(Some(hunks.len()))?;
-        for h in &hunks {
-            seq.serialize_element(h)?;
+        for h in hunks {
+            seq.serialize_element(&h)?;
         }
         seq.end()
     }

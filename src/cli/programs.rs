@@ -2,9 +2,10 @@
 //! `conform` (the conformance harness, another binary).
 
 use super::{current_dir, one_shot_session, usage, UndoFlags};
-use editref::{Config, Session, ToolError};
+use editref::{CallOutput, Config, Session, ToolError};
+use serde::Serialize;
 use serde_json::{json, Value};
-use std::io::Read;
+use std::io::{BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -105,7 +106,7 @@ pub fn call(
         },
         None => None,
     };
-    let result = session.call_value(tool, input);
+    let result = session.call_output(tool, input);
     if let Some(mut f) = lock {
         f.state = session.read_state();
         if let Err(e) = f.save() {
@@ -113,9 +114,32 @@ pub fn call(
         }
     }
     match result {
-        Ok(output) => reply(json!({"ok": true, "output": output}), 0),
+        Ok(output) => match write_success(&output) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("editref: could not write the result: {e}");
+                ExitCode::from(1)
+            }
+        },
         Err(e) => reply(json!({"ok": false, "error": e.to_json()}), 1),
     }
+}
+
+/// `{"ok": true, "output": …}`, the line `editref call` answers a call that succeeded with.
+#[derive(Serialize)]
+struct Success<'a> {
+    ok: bool,
+    output: &'a CallOutput,
+}
+
+/// Writes the answer to a call that succeeded, straight from the typed output, through a large
+/// buffer: a result of many megabytes leaves in a few large writes, without a JSON tree of it
+/// built first (the same bytes as that tree printed).
+fn write_success(output: &CallOutput) -> std::io::Result<()> {
+    let mut out = BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    serde_json::to_writer(&mut out, &Success { ok: true, output })?;
+    out.write_all(b"\n")?;
+    out.flush()
 }
 
 /// `editref conform …` runs the conformance harness, `editref-conform`, with the same arguments.

@@ -1,19 +1,27 @@
 //! The edit engine (EDIT-2, MATCH-3/4/5, MULTI-1..4): pure, no I/O.
 //!
-//! Edits apply in order, each to the result of the previous one. The current text is kept as a
-//! *piece table* over the original LF view, so that however many edits run, the outcome is a
-//! list of replaced spans **of the original**: everything outside them is written from the
-//! original bytes (TEXT-6). A single Edit never copies the view at all.
+//! Edits apply in order, each to the result of the previous one. However many edits run, the
+//! outcome is a list of replaced spans **of the original** LF view: everything outside them is
+//! written from the original bytes (TEXT-6). A single Edit runs the rules of `step` on the view
+//! and never copies it. A MultiEdit keeps its current text as small blocks of pieces of the
+//! original and of inserted text (`blocks`), finds each needle through an index built in one
+//! pass over the file (`index`) and checks MULTI-2 with one scan per `new_string`
+//! (`conflicts`), so that a thousand edits cost about what one does; whatever that way cannot
+//! settle runs `step` on the whole current text (`multi`).
 
-use crate::error::{msg, Code, ToolError};
-use crate::matching::{closest_regions, Haystack, Hint};
+use crate::error::ToolError;
+use crate::matching::Haystack;
 use crate::repair::{repair, Repaired};
-use crate::text::{eol, line_of, quotes, Eol, Replacement};
+use crate::text::{eol, line_of, Eol, Replacement};
 use std::borrow::Cow;
 
+mod blocks;
+mod conflicts;
+mod index;
+mod multi;
 mod pieces;
+mod step;
 
-use pieces::Pieces;
 pub use pieces::Splicer;
 
 /// One requested edit, with its strings in the LF form the engine matches in (TEXT-5).
@@ -161,231 +169,37 @@ pub fn repaired<'e>(text: &str, edit: &'e EditRequest) -> Repaired<'e> {
 
 /// Applies `edits` in order to `original` (an LF view). All or nothing (MULTI-3): the first
 /// failing edit decides, and nothing is returned to write.
+///
+/// A single edit runs the rules of `step` on the view itself, whose spans are spans of the
+/// original already. Several run through `multi`, which keeps the current text in blocks
+/// and finds most edits without copying it; its answers are those of running `step` on
+/// the whole current text for every edit in turn.
 pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> {
-    let mut pieces = Pieces::new(original);
-    let mut reports = Vec::with_capacity(edits.len());
-    let mut earlier_new: Vec<(usize, String)> = Vec::new();
-    for (index, edit) in edits.iter().enumerate() {
-        let fail = |error: ToolError| Failure { index, error };
-        let text = pieces.text();
-        let hay = Haystack::new(&text);
-        let r = repair(&hay, &edit.old_string, &edit.new_string);
-        if r.old == r.new {
-            return Err(fail(ToolError::new(Code::NoChange, msg::NO_CHANGE)));
+    match edits {
+        [edit] => {
+            let stepped =
+                step::step(original, edit, 0, &[]).map_err(|error| Failure { index: 0, error })?;
+            Ok(Applied {
+                replacements: pieces::replacements_of(stepped.spans),
+                edits: vec![stepped.report],
+            })
         }
-        // MULTI-2: an edit must not target text an earlier edit wrote. Only trailing LFs are
-        // trimmed: old_string is already CRLF-normalised, so a trailing CR is a lone CR, an
-        // ordinary character (TEXT-4).
-        let probe = r.old.trim_end_matches('\n');
-        if !probe.is_empty() {
-            if let Some((earlier, _)) = earlier_new.iter().find(|(_, n)| n.contains(probe)) {
-                return Err(fail(
-                    ToolError::new(
-                        Code::EditConflict,
-                        format!(
-                            "{} (edit {index} targets text written by edit {earlier}.) Combine the two edits into one, or make this old_string match text that was in the file before.",
-                            msg::EDIT_CONFLICT
-                        ),
-                    ),
-                ));
-            }
-        }
-        let (spans, report) = if r.old.is_empty() {
-            // EDIT-1 step 10 / MULTI-4: empty old_string fills a blank text.
-            if !text.chars().all(char::is_whitespace) {
-                return Err(fail(ToolError::new(
-                    Code::FileExists,
-                    format!(
-                        "{} To change it, give the exact text to replace as old_string; to replace everything, use Write.",
-                        msg::FILE_EXISTS
-                    ),
-                )));
-            }
-            let report = EditReport {
-                old_string: text.to_string(),
-                new_string: r.new.to_string(),
-                replace_all: edit.replace_all,
-                replacements: 1,
-                repairs: r.repairs.clone(),
-            };
-            (vec![(0, text.len(), r.new.to_string())], report)
-        } else {
-            match_spans(&hay, &r, edit.replace_all, edit.expected).map_err(fail)?
-        };
-        // Only a later edit looks at what this one wrote: the last one's text is not kept.
-        if !(index == 0 && r.old.is_empty()) && index + 1 < edits.len() {
-            earlier_new.push((index, r.new.to_string()));
-        }
-        drop(hay);
-        drop(text);
-        if edits.len() == 1 {
-            // A single edit's spans are spans of the original already: no piece table needed.
-            reports.push(report);
-            return Ok(Applied {
-                replacements: pieces::replacements_of(spans),
-                edits: reports,
-            });
-        }
-        pieces.splice(spans);
-        reports.push(report);
-    }
-    Ok(Applied {
-        replacements: pieces.into_replacements(),
-        edits: reports,
-    })
-}
-
-type Spans = Vec<(usize, usize, String)>;
-
-/// How many regions a `not_found` hint offers at most (MATCH-6).
-const HINTS: usize = 3;
-
-/// `line 4` or `lines 4-6`, for a hint's message.
-fn line_range(h: &Hint) -> String {
-    if h.start_line == h.end_line {
-        format!("line {}", h.start_line)
-    } else {
-        format!("lines {}-{}", h.start_line, h.end_line)
+        _ => multi::run(original, edits),
     }
 }
 
-/// A hint as the error's `hint` field carries it (SPEC §13.2).
-fn hint_json(h: &Hint) -> serde_json::Value {
-    serde_json::json!({
-        "startLine": h.start_line,
-        "endLine": h.end_line,
-        "text": h.text,
-        "similarity": h.similarity,
-    })
-}
-
-/// MATCH-1..5 and EDIT-2 for one non-empty `old_string`.
-fn match_spans(
-    hay: &Haystack<'_>,
-    r: &Repaired<'_>,
-    replace_all: bool,
-    expected: Option<usize>,
-) -> Result<(Spans, EditReport), ToolError> {
-    let text = hay.text();
-    let hits = hay.find(&r.old);
-    if hits.spans.is_empty() {
-        let hints = closest_regions(text, &r.old, HINTS);
-        let mut message = format!(
-            "String to replace not found in file.\nString: {}",
-            shown(&r.old)
-        );
-        let hint_json = match hints.split_first() {
-            Some((best, others)) => {
-                message.push_str(&format!(
-                    "\nThe closest text is at {} ({}% similar):\n{}",
-                    line_range(best),
-                    best.similarity,
-                    shown(&best.text)
-                ));
-                for h in others {
-                    message.push_str(&format!(
-                        "\nAlso close, at {} ({}% similar):\n{}",
-                        line_range(h),
-                        h.similarity,
-                        shown(&h.text)
-                    ));
-                }
-                message.push_str("\nCopy the exact text from the file (whitespace, quotes and line breaks included) into old_string and try again.");
-                let mut json = hint_json(best);
-                if !others.is_empty() {
-                    json["alternatives"] = others.iter().map(hint_json).collect();
-                }
-                json
-            }
-            None => {
-                message.push_str("\nNothing similar was found. Read the file again and copy the exact text to replace.");
-                serde_json::Value::Null
-            }
-        };
-        return Err(ToolError::new(Code::NotFound, message).with("hint", hint_json));
-    }
-    if let Some(n) = expected.filter(|n| *n != hits.spans.len()) {
-        let lines = hit_lines(text, &hits.spans, 10);
-        return Err(ToolError::new(
-            Code::ReplacementCount,
-            format!(
-                "Expected {n} occurrence{} of the string to replace but found {}; nothing was changed. Set expected_replacements to the number you mean to replace, or give a longer old_string that occurs exactly as often as you expect.\nString: {}\nMatches start on lines: {}",
-                if n == 1 { "" } else { "s" },
-                hits.spans.len(),
-                shown(&r.old),
-                lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
-            ),
-        )
-        .with("expected", n)
-        .with("count", hits.spans.len())
-        .with("lines", lines));
-    }
-    if hits.spans.len() > 1 && !replace_all {
-        let lines = hit_lines(text, &hits.spans, 10);
-        let shown_lines = lines
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        return Err(ToolError::new(
-            Code::Ambiguous,
-            format!(
-                "Found {} matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: {}\nMatches start on lines: {}{}",
-                hits.spans.len(),
-                shown(&r.old),
-                shown_lines,
-                if hits.spans.len() > lines.len() { ", …" } else { "" }
-            ),
-        )
-        .with("count", hits.spans.len())
-        .with("lines", lines));
-    }
-    // EDIT-2: deleting text that does not end with a line break takes the break after it.
-    let eat_break = r.new.is_empty() && !r.old.ends_with('\n');
-    let bytes = text.as_bytes();
-    let mut spans = Vec::with_capacity(hits.spans.len());
-    let mut first: Option<(String, String)> = None;
-    for &(s, e) in &hits.spans {
-        let actual = &text[s..e];
-        let new = if hits.via_quotes {
-            quotes::restyle(&r.new, actual, quotes::Around::of(text, s, e)).into_owned()
-        } else {
-            r.new.to_string()
-        };
-        let end = if eat_break && bytes.get(e) == Some(&b'\n') {
-            e + 1
-        } else {
-            e
-        };
-        if first.is_none() {
-            first = Some((actual.to_string(), new.clone()));
-        }
-        spans.push((s, end, new));
-    }
-    let (old_string, new_string) = first.unwrap_or_default();
-    Ok((
-        spans,
-        EditReport {
-            old_string,
-            new_string,
-            replace_all,
-            replacements: hits.spans.len(),
-            repairs: r.repairs.clone(),
-        },
-    ))
-}
-
-/// 1-based line numbers where the first `max` hits start.
-fn hit_lines(text: &str, spans: &[(usize, usize)], max: usize) -> Vec<usize> {
-    let mut lines = Vec::new();
-    let mut line = 1;
-    let mut at = 0;
-    for &(s, _) in spans.iter().take(max) {
-        line += memchr::memchr_iter(b'\n', &text.as_bytes()[at..s]).count();
-        at = s;
-        lines.push(line);
-    }
-    lines
+/// [`apply`] for several edits with the run laid out by hand: blocks of `block` bytes, needles
+/// of up to `longest` bytes searched through the index and longer ones in the whole text.
+/// Every layout gives the answers of [`apply`]; this is how the tests check that. Not part of
+/// the API.
+#[doc(hidden)]
+pub fn apply_with_layout(
+    original: &str,
+    edits: &[EditRequest],
+    block: usize,
+    longest: usize,
+) -> Result<Applied, Failure> {
+    multi::run_with(original, edits, multi::Plan { block, longest })
 }
 
 /// Line of an offset, re-exported for callers that describe hits.
@@ -396,6 +210,7 @@ pub fn line_at(text: &str, offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Code;
 
     fn req(old: &str, new: &str, all: bool) -> EditRequest {
         EditRequest::new(old, new, all)

@@ -9,15 +9,18 @@
 //!
 //! - `region.rs` — replaced spans → regions of whole lines → changes (the line diff);
 //! - `udiff.rs` — [`Patch::new`]: changes → hunks with context, written as unified diff text;
-//! - `hunk.rs` — the result: [`Patch`], [`Hunk`] and the `structuredPatch` JSON.
+//! - `hunk.rs` — the result: [`Patch`], [`Hunk`] and the `structuredPatch` JSON;
+//! - `borrowed.rs` — [`HunkRef`], a hunk serialized from the diff text without a copy.
 //!
 //! `udiff.rs` uses `region.rs` and `hunk.rs`; neither of them uses it back.
 
+mod borrowed;
 mod hunk;
 mod region;
 #[cfg(test)]
 mod tests;
 mod udiff;
 
+pub use borrowed::HunkRef;
 pub use hunk::{Hunk, Patch};
 pub use udiff::{structured_patch, unified_diff, CONTEXT, NO_NEWLINE};

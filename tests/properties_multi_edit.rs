@@ -1,0 +1,369 @@
+//! MultiEdit against a deliberately naive model (MULTI-1..4): every edit applied in turn to the
+//! whole text held in one `String`, found by trying every offset, with the spec's rules written
+//! out again in the plainest way — MATCH-1/3, the curly-quote fallback of MATCH-2, the REPAIR-1/2
+//! desanitizing with REPAIR-4's "only when the text as given is absent", MULTI-2, EDIT-2 and
+//! ALIAS-5's expected count.
+//!
+//! The engine keeps the text of a MultiEdit in blocks and finds most needles through an index
+//! built once; a needle may start in one block and end in another, across text an earlier
+//! edit put in, inside hits that overlap, or only through a repair or the quote fallback. The
+//! texts and strings here are made of a handful of pieces so that all of that happens often,
+//! and every run is checked in several layouts (blocks of 1 to 64 bytes, every needle indexed,
+//! none, or only the short ones) as well as through `apply` itself.
+
+use editref::engine::{apply, apply_with_layout, Applied, EditRequest};
+use editref::Code;
+use proptest::prelude::*;
+
+/// One edit as the model takes it.
+#[derive(Debug, Clone)]
+struct Edit {
+    old: String,
+    new: String,
+    all: bool,
+    expected: Option<usize>,
+}
+
+/// What the model reports per edit: old_string, new_string, replacements, repairs.
+type Report = (String, String, usize, Vec<&'static str>);
+
+/// MATCH-2's folding, one character at a time.
+fn fold(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' => '\'',
+        '\u{201C}' | '\u{201D}' => '"',
+        c => c,
+    }
+}
+
+/// Non-overlapping hits, left to right, by trying every character offset; byte spans.
+fn naive_hits(text: &str, needle: &str, folded: bool) -> Vec<(usize, usize)> {
+    let map = |c: char| if folded { fold(c) } else { c };
+    let hay: Vec<(usize, char)> = text.char_indices().collect();
+    let pat: Vec<char> = needle.chars().map(map).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while !pat.is_empty() && i + pat.len() <= hay.len() {
+        if (0..pat.len()).all(|j| map(hay[i + j].1) == pat[j]) {
+            let end = hay.get(i + pat.len()).map_or(text.len(), |&(b, _)| b);
+            out.push((hay[i].0, end));
+            i += pat.len();
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// MATCH-1, then MATCH-2 only when MATCH-1 finds nothing.
+fn find(text: &str, needle: &str) -> (Vec<(usize, usize)>, bool) {
+    let exact = naive_hits(text, needle, false);
+    if exact.is_empty() {
+        (naive_hits(text, needle, true), true)
+    } else {
+        (exact, false)
+    }
+}
+
+/// REPAIR-1/2/4 for the one abbreviation the generators use (`<n>` for `<name>`): it fires only
+/// when old_string does not occur and its long form does, and then applies to new_string too.
+fn repair(text: &str, old: &str, new: &str) -> (String, String, Vec<&'static str>) {
+    let occurs = |s: &str| !s.is_empty() && !find(text, s).0.is_empty();
+    if old.is_empty() || occurs(old) || !old.contains("<n>") {
+        return (old.to_string(), new.to_string(), Vec::new());
+    }
+    let long = old.replace("<n>", "<name>");
+    if occurs(&long) {
+        return (long, new.replace("<n>", "<name>"), vec!["desanitize"]);
+    }
+    (old.to_string(), new.to_string(), Vec::new())
+}
+
+/// The model: the final text and the reports, or the failing edit and its code.
+fn model(original: &str, edits: &[Edit]) -> Result<(String, Vec<Report>), (usize, Code)> {
+    let mut text = original.to_string();
+    let mut written: Vec<String> = Vec::new();
+    let mut reports = Vec::new();
+    for (k, e) in edits.iter().enumerate() {
+        let (old, new, repairs) = repair(&text, &e.old, &e.new);
+        if old == new {
+            return Err((k, Code::NoChange));
+        }
+        let probe = old.trim_end_matches('\n');
+        if !probe.is_empty() && written.iter().any(|w| w.contains(probe)) {
+            return Err((k, Code::EditConflict));
+        }
+        if old.is_empty() {
+            if !text.chars().all(char::is_whitespace) {
+                return Err((k, Code::FileExists));
+            }
+            reports.push((text.clone(), new.clone(), 1, repairs));
+            text = new.clone();
+        } else {
+            let (hits, _) = find(&text, &old);
+            if hits.is_empty() {
+                return Err((k, Code::NotFound));
+            }
+            if e.expected.is_some_and(|n| n != hits.len()) {
+                return Err((k, Code::ReplacementCount));
+            }
+            if hits.len() > 1 && !e.all {
+                return Err((k, Code::Ambiguous));
+            }
+            // EDIT-2: a deletion of text that does not end a line takes the break after it.
+            let eat = new.is_empty() && !old.ends_with('\n');
+            let first = &text[hits[0].0..hits[0].1];
+            reports.push((first.to_string(), new.clone(), hits.len(), repairs));
+            let mut out = String::new();
+            let mut at = 0;
+            for &(s, e) in &hits {
+                let s = s.max(at);
+                out.push_str(&text[at..s]);
+                out.push_str(&new);
+                at = if eat && text[e..].starts_with('\n') {
+                    e + 1
+                } else {
+                    e
+                };
+            }
+            out.push_str(&text[at..]);
+            text = out;
+        }
+        if !(k == 0 && old.is_empty()) {
+            written.push(new);
+        }
+    }
+    Ok((text, reports))
+}
+
+/// The text `applied` makes of `original`, and its reports in the model's shape.
+fn outcome(original: &str, applied: Applied) -> (String, Vec<Report>) {
+    let mut out = String::new();
+    let mut at = 0;
+    for r in &applied.replacements {
+        assert!(at <= r.start && r.start <= r.end, "sorted, disjoint spans");
+        out.push_str(&original[at..r.start]);
+        out.push_str(&r.text);
+        at = r.end;
+    }
+    out.push_str(&original[at..]);
+    let reports = applied
+        .edits
+        .into_iter()
+        .map(|e| (e.old_string, e.new_string, e.replacements, e.repairs))
+        .collect();
+    (out, reports)
+}
+
+/// Pieces of file text: repeats, line breaks, a two-byte letter, straight and curly quotes, and
+/// the long form of the abbreviation a repair expands.
+fn text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            4 => Just("a"),
+            3 => Just("b"),
+            2 => Just("ab"),
+            2 => Just(" "),
+            3 => Just("\n"),
+            1 => Just("é"),
+            1 => Just("'"),
+            1 => Just("\""),
+            1 => Just("\u{2018}"),
+            1 => Just("\u{2019}"),
+            1 => Just("\u{201C}"),
+            1 => Just("\u{201D}"),
+            1 => Just("<name>"),
+            1 => Just("x"),
+        ],
+        0..60,
+    )
+    .prop_map(|v| v.concat())
+}
+
+/// Needles: mostly short, from the same pieces, with the abbreviation `<n>`.
+fn old() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            4 => Just("a"),
+            3 => Just("b"),
+            3 => Just("\n"),
+            1 => Just(" "),
+            1 => Just("é"),
+            1 => Just("'"),
+            1 => Just("\""),
+            1 => Just("\u{2019}"),
+            1 => Just("<n>"),
+            1 => Just("x"),
+        ],
+        0..5,
+    )
+    .prop_map(|v| v.concat())
+}
+
+/// Replacements: no straight quotes (so MATCH-4's restyling keeps them as they are), often
+/// empty (EDIT-2), often pieces that complete a needle across the place they are put.
+fn new() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            3 => Just("Z"),
+            3 => Just("a"),
+            2 => Just("b"),
+            2 => Just("\n"),
+            1 => Just(" "),
+            1 => Just("é"),
+            1 => Just("<n>"),
+            1 => Just("\u{201C}"),
+        ],
+        0..4,
+    )
+    .prop_map(|v| v.concat())
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    (
+        old(),
+        new(),
+        any::<bool>(),
+        prop::option::weighted(0.1, 0usize..4),
+    )
+        .prop_map(|(old, new, all, expected)| Edit {
+            old,
+            new,
+            all: all || expected.is_some(),
+            expected,
+        })
+}
+
+fn requests(edits: &[Edit]) -> Vec<EditRequest> {
+    edits
+        .iter()
+        .map(|e| {
+            let r = EditRequest::new(&e.old, &e.new, e.all);
+            match e.expected {
+                Some(n) => r.with_expected_count(n),
+                None => r,
+            }
+        })
+        .collect()
+}
+
+/// Every layout a run can take: block sizes, and which needles go through the index.
+const LAYOUTS: [(usize, usize); 9] = [
+    (1, usize::MAX),
+    (2, usize::MAX),
+    (3, usize::MAX),
+    (5, 2),
+    (7, usize::MAX),
+    (64, usize::MAX),
+    (1, 0),
+    (4, 1),
+    (16, 0),
+];
+
+/// Checks `edits` on `original` against the model, through `apply` and in every layout.
+fn check(original: &str, edits: &[Edit]) -> Result<(), TestCaseError> {
+    let want = model(original, edits);
+    let reqs = requests(edits);
+    let got = apply(original, &reqs)
+        .map(|a| outcome(original, a))
+        .map_err(|f| (f.index, f.error.code));
+    prop_assert_eq!(&got, &want, "apply");
+    if reqs.len() > 1 {
+        for (block, longest) in LAYOUTS {
+            let got = apply_with_layout(original, &reqs, block, longest)
+                .map(|a| outcome(original, a))
+                .map_err(|f| (f.index, f.error.code));
+            prop_assert_eq!(
+                &got,
+                &want,
+                "blocks of {}, needles up to {}",
+                block,
+                longest
+            );
+        }
+    }
+    Ok(())
+}
+
+fn unique(old: &str, new: &str) -> Edit {
+    Edit {
+        old: old.into(),
+        new: new.into(),
+        all: false,
+        expected: None,
+    }
+}
+
+fn every(old: &str, new: &str) -> Edit {
+    Edit {
+        all: true,
+        ..unique(old, new)
+    }
+}
+
+/// A needle made by an earlier edit at the very edge of what the index looks at again: the
+/// longest needle overlapping the text put in by one byte at either end, or spanning a place
+/// where text was taken out. Each must be found beside the hit that was there before.
+#[test]
+fn multi_1_needles_made_at_the_edges_of_an_earlier_edit() {
+    let cases: &[(&str, &[Edit])] = &[
+        ("abQ abc", &[unique("Q", "c"), every("abc", "_")]),
+        ("Qbc abc", &[unique("Q", "a"), every("abc", "_")]),
+        ("abXc abc", &[unique("X", ""), every("abc", "_")]),
+        ("aXbc abc", &[unique("X", ""), every("abc", "_")]),
+        (
+            "a\nQ\nc a\nb\nc",
+            &[unique("Q", "b"), every("a\nb\nc", "_")],
+        ),
+        (
+            "abcQ abcd",
+            &[unique("Q", "d"), every("abcd", "_"), unique("_", "-")],
+        ),
+        (
+            "Qbcd abcd bc",
+            &[unique("Q", "a"), every("abcd", "_"), unique("bc", "c")],
+        ),
+        ("aQd abcd", &[unique("Q", "bc"), every("abcd", "_")]),
+        ("abcabQ", &[unique("Q", "c"), every("abcabc", "_")]),
+        ("aaQaa", &[unique("Q", "a"), every("aa", "b")]),
+        ("aaQaa", &[unique("Q", "a"), every("aaa", "b")]),
+    ];
+    for (original, edits) in cases {
+        if let Err(e) = check(original, edits) {
+            panic!("{original:?} {edits:?}: {e}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// MULTI-1..4 with MATCH-1..4, REPAIR-1/2/4, EDIT-2 and ALIAS-5: the final text, every
+    /// edit's report, or the failing edit and its code, are the model's — in every layout.
+    #[test]
+    fn multi_edit_is_the_naive_model(original in text(), edits in proptest::collection::vec(edit(), 1..9)) {
+        check(&original, &edits)?;
+    }
+
+    /// The same with long runs of unique markers, as a large MultiEdit is: every edit renames
+    /// one marker, some right next to others, so that each splice lands beside the last.
+    #[test]
+    fn many_unique_edits_are_the_naive_model(
+        gaps in proptest::collection::vec(0usize..6, 1..80),
+        order in proptest::collection::vec(any::<prop::sample::Index>(), 1..80),
+    ) {
+        let mut original = String::new();
+        for (i, g) in gaps.iter().enumerate() {
+            original.push_str(&"ab\n"[..*g % 4]);
+            original.push_str(&format!("<m{i}>"));
+        }
+        let edits: Vec<Edit> = order
+            .iter()
+            .map(|ix| {
+                let i = ix.index(gaps.len());
+                Edit { old: format!("<m{i}>"), new: format!("[{i}]"), all: false, expected: None }
+            })
+            .collect();
+        check(&original, &edits)?;
+    }
+}
