@@ -20,13 +20,18 @@
 //! `compare` the kinds of disagreement, `shrink` the reducer, `known` accepted divergences and
 //! `campaign` the loop that ties them together.
 
+pub mod bytes;
 pub mod campaign;
 pub mod compare;
+pub mod dialects;
+mod edits;
 pub mod gen;
 pub mod known;
 pub mod observe;
 pub mod parts;
+pub mod requires;
 pub mod shrink;
+mod shrink_steps;
 pub mod yaml;
 
 pub use campaign::{campaign, Finding, Outcome, Settings, Tick};
