@@ -18,6 +18,7 @@
 //! | [`search_replace_parse`] | [`SearchReplaceCase`] | BLOCK-1..8, PATH-4: any reply parses without panicking, CRLF reads like LF; rendered blocks parse back exactly; the flexible fallback stays in the view and equals a naive model |
 //! | [`apply_patch_parse`] | raw bytes (mode byte) | APPLY-1..4, PATH-4: the V4A parser never panics, accepts only well-formed patches, and gives back exactly the operations a model renderer wrote |
 //! | [`apply_patch_seek`] | [`SeekCase`] | APPLY-5..9, PATH-4: locating chunks never panics, replacements are sorted, disjoint and on line boundaries, and a single chunk lands where a naive model of the passes puts it |
+//! | [`conform_gen`] | raw bytes (feature mask, then the generator's choices) | the differential fuzzer's generator: its cases use only declared features, load back from their YAML as the same case, run on the reference without a harness error, pass on the reference when written as a finding; every shrink proposal is smaller and loads |
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
@@ -32,6 +33,7 @@ mod apply_patch_parse;
 mod apply_patch_render;
 mod apply_patch_seek;
 mod atomic;
+pub mod conform_gen;
 mod document;
 mod edit;
 pub mod hard_parts;
@@ -50,6 +52,7 @@ pub use apply_patch_parse::{
 };
 pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
 pub use atomic::{atomic_write, AtomicCase, AtomicEnd, AtomicTool, FaultChoice};
+pub use conform_gen::conform_gen;
 pub use document::document_roundtrip;
 pub use edit::{edit_vs_model, EditCase, EditEnd, EditSpec, OldString};
 pub use hard_parts::{FileForm, Perturb};
@@ -62,7 +65,7 @@ use arbitrary::{Arbitrary, Unstructured};
 
 /// The names of the fuzz targets, which are also the directory names under `fuzz/regressions/`,
 /// `fuzz/seeds/` and `fuzz/corpus/`.
-pub const TARGETS: [&str; 9] = [
+pub const TARGETS: [&str; 10] = [
     "document_roundtrip",
     "edit_vs_model",
     "repair",
@@ -72,6 +75,8 @@ pub const TARGETS: [&str; 9] = [
     "search_replace_parse",
     "apply_patch_parse",
     "apply_patch_seek",
+    // The differential fuzzer's own generator (editref_conform::fuzz).
+    "conform_gen",
 ];
 
 /// What an invariant check returns: `Err` describes the violated invariant.
@@ -100,6 +105,7 @@ pub fn reach(target: &str, data: &[u8]) -> Option<Result<depth::Ending, String>>
         "search_replace_parse" => structured(data, |c| checked(search_replace_parse(c))),
         "apply_patch_parse" => checked(apply_patch_parse(data)),
         "apply_patch_seek" => structured(data, |c| checked(apply_patch_seek(c))),
+        "conform_gen" => checked(conform_gen(data)),
         _ => return None,
     })
 }

@@ -78,7 +78,8 @@ targets!(
     inputs,
     search_replace_parse,
     apply_patch_parse,
-    apply_patch_seek
+    apply_patch_seek,
+    conform_gen
 );
 
 /// The fuzz package builds exactly the library's targets, and every regression directory
