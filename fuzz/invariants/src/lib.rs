@@ -18,7 +18,7 @@
 //! | [`search_replace_parse`] | [`SearchReplaceCase`] | BLOCK-1..8, PATH-4: any reply parses without panicking, CRLF reads like LF; rendered blocks parse back exactly; the flexible fallback stays in the view and equals a naive model |
 //! | [`apply_patch_parse`] | raw bytes (mode byte) | APPLY-1..4, PATH-4: the V4A parser never panics, accepts only well-formed patches, and gives back exactly the operations a model renderer wrote |
 //! | [`apply_patch_seek`] | [`SeekCase`] | APPLY-5..9, PATH-4: locating chunks never panics, replacements are sorted, disjoint and on line boundaries, and a single chunk lands where a naive model of the passes puts it |
-//! | [`conform_gen`] | raw bytes (feature mask, then the generator's choices) | the differential fuzzer's generator: its cases use only declared features, load back from their YAML as the same case, run on the reference without a harness error, pass on the reference when written as a finding; every shrink proposal is smaller and loads |
+//! | [`conform_gen()`] | raw bytes (feature mask, then the generator's choices) | the differential fuzzer's generator: its cases use only declared features, load back from their YAML as the same case, run on the reference without a harness error, pass on the reference when written as a finding; every shrink proposal is smaller and loads |
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
