@@ -377,7 +377,7 @@ impl Adapter for MarksReads {
     }
 }
 
-/// Item of the issue: a kind the divergences file accepts does not hide a new kind later in
+/// A kind the divergences file accepts does not hide a new kind later in
 /// the same case. Every case of this tool starts with an accepted Read difference; the CR it
 /// drops in an Edit after it is still found, shrunk and written — with the Read's output left
 /// unchecked, so the written case fails the tool for the new kind only.
