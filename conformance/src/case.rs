@@ -165,6 +165,13 @@ pub enum Step {
         /// Case path.
         path: String,
     },
+    /// The entry becomes a symbolic link (made, or swapped in for what was there).
+    Link {
+        /// Case path of the link.
+        path: String,
+        /// What it points to, as written into the link.
+        target: String,
+    },
 }
 
 impl Step {
@@ -176,6 +183,7 @@ impl Step {
             Step::Touch { path, .. } => format!("touch {path}"),
             Step::Chmod { path, .. } => format!("chmod {path}"),
             Step::Remove { path } => format!("remove {path}"),
+            Step::Link { path, .. } => format!("link {path}"),
         }
     }
 }

@@ -174,7 +174,12 @@ fn known_divergences_are_counted_not_reported() {
 /// refusal and repair the spec describes for edits comes up.
 #[test]
 fn generated_cases_reach_successes_every_refusal_and_every_repair() {
-    let allowed = Allowed::new(&features());
+    // The five tools only, so that every step is one of them.
+    let five: Vec<String> = features()
+        .into_iter()
+        .filter(|f| !editref_protocol::EXTRA_FEATURES.contains(&f.as_str()))
+        .collect();
+    let allowed = Allowed::new(&five);
     let mut reference = fresh();
     let mut codes: BTreeMap<String, usize> = BTreeMap::new();
     let mut repairs: BTreeMap<String, usize> = BTreeMap::new();
@@ -236,6 +241,55 @@ fn generated_cases_reach_successes_every_refusal_and_every_repair() {
     }
 }
 
+/// Generated dialect steps are meaningful too: on the reference, each dialect's calls mostly
+/// succeed, and are refused for the reasons its rules give.
+#[test]
+fn generated_dialect_steps_mostly_succeed_and_are_refused_for_their_reasons() {
+    let allowed = Allowed::new(&features());
+    let mut reference = fresh();
+    let mut seen: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for seed in 0..400 {
+        let gen = from_seed(seed, &allowed);
+        let case = as_case(&gen, &format!("fuzz/s{seed}")).unwrap();
+        let obs = observe(&mut reference, &case, None);
+        assert_eq!(obs.harness_error, None, "seed {seed}");
+        let calls = case.steps.iter().filter_map(|s| match s {
+            editref_conform::case::Step::Call { tool, input, .. } => Some((tool, input)),
+            _ => None,
+        });
+        for ((tool, input), a) in calls.zip(&obs.answers) {
+            let name = editref_conform::fuzz::compare::label(tool, input);
+            let outcome = match a {
+                Answer::Ok(_) => "ok".to_string(),
+                Answer::Err { code } => code.clone(),
+                other => panic!("seed {seed}: {other:?}"),
+            };
+            *seen.entry(name).or_default().entry(outcome).or_default() += 1;
+        }
+    }
+    eprintln!("{seen:#?}");
+    let want: [(&str, &[&str]); 6] = [
+        ("apply_patch", &["not_found"]),
+        ("search_replace", &["not_found", "ambiguous", "no_change"]),
+        ("LineEdit", &["invalid_input", "stale", "not_read"]),
+        ("text editor str_replace", &["not_found"]),
+        ("text editor insert", &["not_read"]),
+        ("text editor view", &[]),
+    ];
+    for (tool, codes) in want {
+        let outcomes = seen.get(tool).unwrap_or_else(|| panic!("no {tool} call"));
+        let all: usize = outcomes.values().sum();
+        let ok = outcomes.get("ok").copied().unwrap_or(0);
+        assert!(ok * 100 / all >= 40, "{tool}: {outcomes:?}");
+        for code in codes {
+            assert!(
+                outcomes.contains_key(*code),
+                "{tool} never {code}: {outcomes:?}"
+            );
+        }
+    }
+}
+
 /// A tool without READ-4: a Read of an unchanged file shows it again.
 struct AlwaysShows {
     inner: Builtin,
@@ -292,4 +346,275 @@ fn a_read_the_reference_answers_file_unchanged_is_written_so_that_it_replays() {
         "{text}"
     );
     assert!(text.contains("spec: [READ-4]"), "{text}");
+}
+
+/// A tool with two faults: its Read marks the end of what it shows (a presentation fault, in
+/// every case, since every case reads first) and its Edit drops a CR as [`DropsCr`] does.
+struct MarksReads {
+    inner: DropsCr,
+}
+
+impl Adapter for MarksReads {
+    fn hello(&mut self) -> Result<Hello, AdapterError> {
+        self.inner.hello()
+    }
+    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
+        self.inner.case_start(id, sandbox)
+    }
+    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
+        match self.inner.call(seq, tool, input)? {
+            Reply::Ok(mut out) if tool == "Read" => {
+                if let Some(Value::String(c)) = out.pointer_mut("/file/content") {
+                    c.push_str(" [end]");
+                }
+                Ok(Reply::Ok(out))
+            }
+            reply => Ok(reply),
+        }
+    }
+    fn case_end(&mut self) -> Result<(), AdapterError> {
+        self.inner.case_end()
+    }
+}
+
+/// A kind the divergences file accepts does not hide a new kind later in
+/// the same case. Every case of this tool starts with an accepted Read difference; the CR it
+/// drops in an Edit after it is still found, shrunk and written — with the Read's output left
+/// unchecked, so the written case fails the tool for the new kind only.
+#[test]
+fn an_accepted_kind_does_not_hide_a_new_one_later_in_the_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut reference = fresh();
+    let mut broken = MarksReads {
+        inner: DropsCr { inner: fresh() },
+    };
+    let mut s = settings(0, 300, Some(dir.path().to_path_buf()));
+    s.known = Known::parse("# our Read marks its end\nRead: shows other content\n");
+    let out = campaign(&mut reference, &mut broken, &features(), &s, &mut |_| {});
+    let found: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
+    assert!(
+        out.known
+            .iter()
+            .any(|(k, _, n)| k == "Read: shows other content" && *n > 100),
+        "{:?}",
+        out.known
+    );
+    let f = out
+        .findings
+        .iter()
+        .find(|f| f.kind.starts_with("bytes: line endings"))
+        .unwrap_or_else(|| panic!("hidden behind the accepted kind; found {found:?}"));
+    assert_eq!(f.class, editref_conform::class::Class::Data);
+    assert_eq!(f.replays, Some(true), "{f:?}");
+    let text = std::fs::read_to_string(f.file.as_ref().unwrap()).unwrap();
+    assert!(text.contains("tool: Read"), "{text}");
+    assert!(!text.contains("output: {file:"), "{text}");
+    let name = f
+        .file
+        .as_ref()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy();
+    let case =
+        editref_conform::load::parse_case("x", &format!("fuzz/{name}"), text.as_bytes()).unwrap();
+    let feats = features();
+    assert_eq!(
+        run_case(&mut reference, &feats, &case, None, false).status,
+        Status::Pass
+    );
+    let mut only_reads = MarksReads {
+        inner: DropsCr { inner: fresh() },
+    };
+    let rec = run_case(&mut only_reads, &feats, &case, None, false);
+    assert_eq!(rec.status, Status::Fail);
+}
+
+/// A tool that counts one replacement too many in Edit's result, and changes nothing else.
+struct Miscounts {
+    inner: Builtin,
+}
+
+impl Adapter for Miscounts {
+    fn hello(&mut self) -> Result<Hello, AdapterError> {
+        self.inner.hello()
+    }
+    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
+        self.inner.case_start(id, sandbox)
+    }
+    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
+        match self.inner.call(seq, tool, input)? {
+            Reply::Ok(mut out) if tool == "Edit" => {
+                let n = out["replacements"].as_u64().unwrap_or(0);
+                out["replacements"] = serde_json::json!(n + 1);
+                Ok(Reply::Ok(out))
+            }
+            reply => Ok(reply),
+        }
+    }
+    fn case_end(&mut self) -> Result<(), AdapterError> {
+        self.inner.case_end()
+    }
+}
+
+/// The result fields the corpus compares for Edit are compared, named as a contract kind, and
+/// written as the finding's expectations.
+#[test]
+fn a_wrong_result_field_is_a_contract_finding_written_as_an_expectation() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut reference = fresh();
+    let mut tool = Miscounts { inner: fresh() };
+    let s = settings(0, 100, Some(dir.path().to_path_buf()));
+    let out = campaign(&mut reference, &mut tool, &features(), &s, &mut |_| {});
+    let kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
+    assert_eq!(kinds, ["Edit: result field replacements differs"]);
+    let f = &out.findings[0];
+    assert_eq!(f.class, editref_conform::class::Class::Contract);
+    assert_eq!(f.replays, Some(true), "{f:?}");
+    assert!(f.steps.1 <= 2, "{:?}", f.case);
+    let text = std::fs::read_to_string(f.file.as_ref().unwrap()).unwrap();
+    assert!(text.contains("spec: [EDIT-5]"), "{text}");
+    assert!(
+        text.contains("replacements: 1, repairs: []}}"),
+        "the reference's fields are the expectation: {text}"
+    );
+}
+
+/// A tool whose apply_patch and search_replace write the files they touch with LF line
+/// endings only.
+struct LfDialects {
+    inner: Builtin,
+    sandbox: PathBuf,
+}
+
+impl Adapter for LfDialects {
+    fn hello(&mut self) -> Result<Hello, AdapterError> {
+        self.inner.hello()
+    }
+    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
+        self.sandbox = sandbox.to_path_buf();
+        self.inner.case_start(id, sandbox)
+    }
+    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
+        let reply = self.inner.call(seq, tool, input)?;
+        if let (Reply::Ok(out), "apply_patch" | "search_replace") = (&reply, tool) {
+            for f in out["files"].as_array().into_iter().flatten() {
+                let path = self
+                    .sandbox
+                    .join(f["filePath"].as_str().unwrap_or_default());
+                if let Ok(bytes) = std::fs::read(&path) {
+                    let lf = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
+                    if lf.as_bytes() != bytes && std::str::from_utf8(&bytes).is_ok() {
+                        let _ = std::fs::write(&path, lf);
+                    }
+                }
+            }
+        }
+        Ok(reply)
+    }
+    fn case_end(&mut self) -> Result<(), AdapterError> {
+        self.inner.case_end()
+    }
+}
+
+/// Dialect steps are generated, run by the reference in process, shrunk, written, loaded and
+/// replayed like the five tools' steps.
+#[test]
+fn a_dialect_that_drops_crs_is_found_in_generated_patches_and_blocks() {
+    use editref_conform::fuzz::gen::GenStep;
+    let dir = tempfile::tempdir().unwrap();
+    let mut reference = fresh();
+    let mut tool = LfDialects {
+        inner: fresh(),
+        sandbox: PathBuf::new(),
+    };
+    let s = settings(0, 300, Some(dir.path().to_path_buf()));
+    let out = campaign(&mut reference, &mut tool, &features(), &s, &mut |_| {});
+    assert_eq!(out.harness_errors, 0);
+    let kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
+    eprintln!("{} cases: {kinds:?}", out.cases);
+    assert!(!out.findings.is_empty(), "not found in 300 cases");
+    assert!(
+        out.findings.iter().all(|f| f.kind.starts_with("bytes:")),
+        "{kinds:?}"
+    );
+    for f in &out.findings {
+        assert_eq!(f.replays, Some(true), "{f:?}");
+        assert!(
+            f.case
+                .steps
+                .iter()
+                .any(|s| matches!(s, GenStep::Patch { .. } | GenStep::Blocks { .. })),
+            "{f:?}"
+        );
+        assert!(f.steps.1 <= 3, "{:?}", f.case);
+    }
+    let corpus = editref_conform::load::load_dir(dir.path()).unwrap();
+    assert!(corpus.broken.is_empty(), "{:?}", corpus.broken);
+    assert_eq!(corpus.cases.len(), out.findings.len());
+}
+
+/// A tool that resolves each path once, at its first use in a case, and goes on using that
+/// file: a link turned elsewhere between two calls is not followed.
+struct CachesLinks {
+    inner: Builtin,
+    seen: BTreeMap<String, String>,
+}
+
+impl Adapter for CachesLinks {
+    fn hello(&mut self) -> Result<Hello, AdapterError> {
+        self.inner.hello()
+    }
+    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
+        self.seen.clear();
+        self.inner.case_start(id, sandbox)
+    }
+    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
+        let mut input = input.clone();
+        for key in ["file_path", "path"] {
+            if let Some(Value::String(p)) = input.get_mut(key) {
+                if let Some(resolved) = self.seen.get(p.as_str()) {
+                    *p = resolved.clone();
+                } else if let Ok(real) = std::fs::canonicalize(p.as_str()) {
+                    self.seen
+                        .insert(p.clone(), real.to_string_lossy().into_owned());
+                }
+            }
+        }
+        self.inner.call(seq, tool, &input)
+    }
+    fn case_end(&mut self) -> Result<(), AdapterError> {
+        self.inner.case_end()
+    }
+}
+
+/// A symlink made or swapped between two calls is part of the generated cases, and the
+/// shrinker keeps it where the disagreement needs it.
+#[test]
+fn a_link_swapped_between_calls_finds_a_tool_that_resolves_paths_once() {
+    use editref_conform::fuzz::gen::GenStep;
+    let dir = tempfile::tempdir().unwrap();
+    let mut reference = fresh();
+    let mut tool = CachesLinks {
+        inner: fresh(),
+        seen: BTreeMap::new(),
+    };
+    let s = settings(0, 400, Some(dir.path().to_path_buf()));
+    let out = campaign(&mut reference, &mut tool, &features(), &s, &mut |_| {});
+    assert_eq!(out.harness_errors, 0);
+    let kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
+    eprintln!("{} cases: {kinds:?}", out.cases);
+    assert!(!out.findings.is_empty(), "not found in 400 cases");
+    for f in &out.findings {
+        assert_eq!(f.replays, Some(true), "{f:?}");
+        let links = f
+            .case
+            .steps
+            .iter()
+            .filter(|s| matches!(s, GenStep::Link { .. }))
+            .count();
+        assert!(links >= 1, "{kinds:?}: {:?}", f.case);
+        let text = std::fs::read_to_string(f.file.as_ref().unwrap()).unwrap();
+        assert!(text.contains("  - link: {path: "), "{text}");
+    }
 }

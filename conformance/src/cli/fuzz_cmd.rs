@@ -141,7 +141,7 @@ pub(super) fn summary(o: &Outcome, seed: u64) -> String {
         }
     );
     for f in &o.findings {
-        let _ = writeln!(s, "\nNEW  {}", f.kind);
+        let _ = writeln!(s, "\nNEW  {}  [{}]", f.kind, f.class);
         let _ = writeln!(
             s,
             "     {} case{}, first at seed {}; shrunk from {} steps and {} lines to {} and {}",
@@ -178,6 +178,7 @@ fn summary_json(o: &Outcome, seed: u64, implementation: &str) -> serde_json::Val
         "harness_errors": o.harness_errors,
         "new": o.findings.iter().map(|f| serde_json::json!({
             "kind": f.kind,
+            "class": f.class.as_str(),
             "hits": f.hits,
             "seed": f.seed,
             "steps": [f.steps.0, f.steps.1],

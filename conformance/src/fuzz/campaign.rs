@@ -2,12 +2,17 @@
 //! the implementation on each, and for every new kind of disagreement shrink the case and write
 //! it as a corpus case that replays the disagreement.
 //!
-//! One case per kind is shrunk and written (the first seed that shows it); later cases of the
-//! same kind are only counted, so a run's time goes into finding new kinds rather than into
-//! shrinking the same one again. Kinds a known-divergences file accepts are counted apart and
-//! never written.
+//! Every disagreement of a case counts, not only the first: a kind the known-divergences file
+//! accepts does not hide a new kind later in the same case. Only the disagreements that come
+//! before the two sides' states part are findings ([`Disagreement::follows`]); what follows may
+//! be their consequence.
+//!
+//! One case per kind is shrunk and written (the first seed that shows it), shrunk for that kind
+//! alone; later cases of the same kind are only counted, so a run's time goes into finding new
+//! kinds rather than into shrinking the same one again. Kinds a known-divergences file accepts
+//! are counted apart and never written.
 
-use super::compare::{compare, Disagreement};
+use super::compare::{compare, expected_output, Disagreement, StepCall};
 use super::gen::{from_seed, GenCase};
 use super::known::Known;
 use super::observe::{observe, Answer, Observation};
@@ -16,6 +21,7 @@ use super::shrink::shrink;
 use super::yaml::{call_of, requires, to_yaml, ExpectCall, ExpectEntry, Expectations, Meta};
 use crate::adapter::{Adapter, ReadFormat};
 use crate::case::Case;
+use crate::class::Class;
 use crate::run::{run_case, Status};
 use crate::sandbox::Actual;
 use std::path::{Path, PathBuf};
@@ -50,6 +56,9 @@ pub struct Finding {
     pub kind: String,
     /// The particulars, for the shrunk case.
     pub detail: String,
+    /// The class of the promise it breaks (data, contract, presentation), as the corpus
+    /// harness classes the same difference.
+    pub class: Class,
     /// The seed of the first case that showed it.
     pub seed: u64,
     /// How many cases showed it.
@@ -112,11 +121,11 @@ pub fn as_case(case: &GenCase, id: &str) -> Result<Case, String> {
     })
 }
 
-/// The tool and input of each call step, in order.
-fn calls_of(case: &GenCase) -> Vec<(String, serde_json::Value)> {
+/// Each step of the case: a call's tool and input, or `None` for a harness action.
+fn steps_of(case: &GenCase) -> Vec<StepCall> {
     case.steps
         .iter()
-        .filter_map(|s| call_of(s).map(|(t, v)| (t.to_string(), v)))
+        .map(|s| call_of(s).map(|(t, v)| (t.to_string(), v)))
         .collect()
 }
 
@@ -130,17 +139,17 @@ struct Duel<'a> {
 }
 
 impl Duel<'_> {
-    /// Runs the case on both sides; the disagreement and the reference's observation.
+    /// Runs the case on both sides; every disagreement and the reference's observation.
     fn judge(
         &mut self,
         case: &GenCase,
         id: &str,
-    ) -> Result<(Option<Disagreement>, Observation), String> {
+    ) -> Result<(Vec<Disagreement>, Observation), String> {
         let run = as_case(case, id)?;
         let tmp = self.settings.tmp.as_deref();
         let want = observe(self.reference, &run, tmp);
         let got = observe(self.other, &run, tmp);
-        let d = compare(&want, &got, &calls_of(case), self.settings.read_format);
+        let d = compare(&want, &got, &steps_of(case), self.settings.read_format);
         Ok((d, want))
     }
 }
@@ -174,30 +183,37 @@ pub fn campaign(
         let seed = settings.seed.wrapping_add(out.cases);
         out.cases += 1;
         let case = from_seed(seed, &allowed);
-        let (d, _) = match duel.judge(&case, &format!("fuzz/seed-{seed}")) {
+        let (found, _) = match duel.judge(&case, &format!("fuzz/seed-{seed}")) {
             Ok(r) => r,
             Err(_) => {
                 out.harness_errors += 1;
                 continue;
             }
         };
-        let Some(d) = d else {
-            on_tick(tick(&out, known_hits, false));
-            continue;
-        };
-        if let Some(p) = settings.known.accepts(&d.kind) {
-            known_hits += 1;
-            match out.known.iter_mut().find(|(k, _, _)| *k == d.kind) {
-                Some(entry) => entry.2 += 1,
-                None => out.known.push((d.kind.clone(), p.to_string(), 1)),
+        // Each kind once per case, those that follow a parting of the states left out.
+        let mut kinds: Vec<&Disagreement> = Vec::new();
+        for d in found.iter().filter(|d| !d.follows) {
+            if !kinds.iter().any(|k| k.kind == d.kind) {
+                kinds.push(d);
             }
-        } else if let Some(f) = out.findings.iter_mut().find(|f| f.kind == d.kind) {
-            f.hits += 1;
-        } else {
-            on_tick(tick(&out, known_hits, true));
-            out.findings
-                .push(duel.shrink_and_write(deadline, seed, case, d));
         }
+        let mut known_here = false;
+        for d in kinds {
+            if let Some(p) = settings.known.accepts(&d.kind) {
+                known_here = true;
+                match out.known.iter_mut().find(|(k, _, _)| *k == d.kind) {
+                    Some(entry) => entry.2 += 1,
+                    None => out.known.push((d.kind.clone(), p.to_string(), 1)),
+                }
+            } else if let Some(f) = out.findings.iter_mut().find(|f| f.kind == d.kind) {
+                f.hits += 1;
+            } else {
+                on_tick(tick(&out, known_hits, true));
+                let finding = duel.shrink_and_write(deadline, seed, case.clone(), d.clone());
+                out.findings.push(finding);
+            }
+        }
+        known_hits += u64::from(known_here);
         on_tick(tick(&out, known_hits, false));
     }
     out.elapsed = started.elapsed();
@@ -240,16 +256,29 @@ impl Duel<'_> {
             {
                 return false;
             }
-            matches!(self.judge(c, &id), Ok((Some(d), _)) if d.kind == kind)
+            matches!(self.judge(c, &id), Ok((found, _)) if shows(&found, &kind))
         });
-        let (detail, want) = match self.judge(&small, &id) {
-            Ok((Some(d), want)) => (d.detail, want),
-            Ok((None, want)) => (first.detail.clone(), want),
-            Err(e) => (e, Observation::default()),
+        let (detail, want, accepted) = match self.judge(&small, &id) {
+            Ok((found, want)) => {
+                let detail = found
+                    .iter()
+                    .find(|d| !d.follows && d.kind == kind)
+                    .map_or_else(|| first.detail.clone(), |d| d.detail.clone());
+                // Calls where the only difference is of an accepted kind are written without
+                // their output, so the case fails the implementation for its own kind.
+                let accepted: Vec<usize> = found
+                    .iter()
+                    .filter(|d| !d.follows && self.settings.known.accepts(&d.kind).is_some())
+                    .filter_map(|d| d.call)
+                    .collect();
+                (detail, want, accepted)
+            }
+            Err(e) => (e, Observation::default(), Vec::new()),
         };
         let mut finding = Finding {
             kind: first.kind,
             detail,
+            class: first.class,
             seed,
             hits: 1,
             steps: (original.0, small.steps.len()),
@@ -259,7 +288,7 @@ impl Duel<'_> {
             replays: None,
         };
         if let Some(dir) = &self.settings.findings {
-            match write_finding(dir, &finding, &want) {
+            match write_finding(dir, &finding, &want, &accepted) {
                 Ok((path, loaded)) => {
                     let tmp = self.settings.tmp.as_deref();
                     let all = editref_protocol::FEATURES.map(String::from).to_vec();
@@ -274,6 +303,11 @@ impl Duel<'_> {
         }
         finding
     }
+}
+
+/// Whether `found` shows `kind` before the two sides' states part.
+fn shows(found: &[Disagreement], kind: &str) -> bool {
+    found.iter().any(|d| !d.follows && d.kind == kind)
 }
 
 /// A file name for a kind: lower-case words joined by dashes, at most 60 characters.
@@ -294,7 +328,19 @@ pub fn slug(kind: &str) -> String {
 
 /// The spec rules a finding shows, read off its kind.
 pub fn rules(kind: &str) -> Vec<String> {
-    let table: [(&str, &[&str]); 23] = [
+    let table: &[(&str, &[&str])] = &[
+        ("cuts lines longer", &["READ-1"]),
+        ("Edit: result field", &["EDIT-5"]),
+        ("Edit: the result lacks", &["EDIT-5"]),
+        ("MultiEdit: result field", &["MULTI-5", "D22"]),
+        ("MultiEdit: the result lacks", &["MULTI-5", "D22"]),
+        ("Write: result field", &["WRITE-4"]),
+        ("LineEdit:", &["LINES-6"]),
+        ("text editor view", &["EDITOR-2"]),
+        ("text editor str_replace", &["EDITOR-4"]),
+        ("text editor insert", &["EDITOR-5"]),
+        ("apply_patch:", &["APPLY-13"]),
+        ("search_replace:", &["BLOCK-10"]),
         ("line breaks the reference deletes", &["EDIT-2"]),
         ("line breaks are deleted", &["EDIT-2"]),
         ("file_unchanged", &["READ-4"]),
@@ -320,7 +366,7 @@ pub fn rules(kind: &str) -> Vec<String> {
         ("mode", &["DISK-1"]),
     ];
     let mut out: Vec<String> = Vec::new();
-    for (needle, ids) in table {
+    for &(needle, ids) in table {
         if kind.contains(needle) {
             for id in ids {
                 if !out.iter().any(|o| o == id) {
@@ -335,29 +381,24 @@ pub fn rules(kind: &str) -> Vec<String> {
     out
 }
 
-/// The reference's outcome as expectations.
-pub fn expectations(case: &GenCase, want: &Observation) -> Expectations {
-    let tools: Vec<String> = calls_of(case).into_iter().map(|(t, _)| t).collect();
+/// The reference's outcome as expectations: each call's answer — for a success the parts of
+/// its output the corpus compares ([`expected_output`]), none for the calls in `loose` (counting
+/// from 1) — and the final tree.
+pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expectations {
+    let calls_in: Vec<(String, serde_json::Value)> = steps_of(case).into_iter().flatten().collect();
     let calls = want
         .answers
         .iter()
         .enumerate()
         .map(|(i, a)| match a {
-            Answer::Ok(out) if tools.get(i).map(String::as_str) == Some("Read") => {
-                let content = out.pointer("/file/content").and_then(|v| v.as_str());
-                ExpectCall::Ok {
-                    read_content: content.map(String::from),
-                    read_type: content
-                        .is_none()
-                        .then(|| out.get("type").and_then(|v| v.as_str()))
-                        .flatten()
-                        .map(String::from),
-                }
-            }
-            Answer::Ok(_) | Answer::Crashed(_) | Answer::TimedOut(_) => ExpectCall::Ok {
-                read_content: None,
-                read_type: None,
+            Answer::Ok(out) => ExpectCall::Ok {
+                output: calls_in
+                    .get(i)
+                    .filter(|_| !loose.contains(&(i + 1)))
+                    .and_then(|(tool, input)| expected_output(tool, input, out))
+                    .filter(|o| o.as_object().is_some_and(|m| !m.is_empty())),
             },
+            Answer::Crashed(_) | Answer::TimedOut(_) => ExpectCall::Ok { output: None },
             Answer::Err { code } => ExpectCall::Err(code.clone()),
         })
         .collect();
@@ -390,6 +431,7 @@ fn write_finding(
     dir: &Path,
     finding: &Finding,
     want: &Observation,
+    loose: &[usize],
 ) -> Result<(PathBuf, Case), String> {
     let name = format!("{}-{}", slug(&finding.kind), finding.seed);
     let id = format!("fuzz/{name}");
@@ -398,14 +440,14 @@ fn write_finding(
         title: finding.kind.clone(),
         spec: rules(&finding.kind),
         notes: Some(format!(
-            "Found by editref conform --fuzz (seed {}), shrunk from {} steps to {}. {}",
-            finding.seed, finding.steps.0, finding.steps.1, finding.detail
+            "Found by editref conform --fuzz (seed {}), shrunk from {} steps to {}. Class: {}. {}",
+            finding.seed, finding.steps.0, finding.steps.1, finding.class, finding.detail
         )),
     };
     let yaml = to_yaml(
         &finding.case,
         &meta,
-        Some(&expectations(&finding.case, want)),
+        Some(&expectations(&finding.case, want, loose)),
     );
     let area = dir.join("fuzz");
     std::fs::create_dir_all(&area).map_err(|e| format!("{}: {e}", area.display()))?;

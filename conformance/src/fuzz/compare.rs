@@ -1,63 +1,474 @@
 //! Comparing two observations of one case — the reference's and the implementation's — and
-//! naming the first disagreement in one line a reader can act on.
+//! naming every disagreement in one line a reader can act on.
 //!
 //! The name (the *kind*) is what findings are grouped by, what the shrinker must keep while it
 //! makes a case smaller, and what a known-divergences file matches; so it says what went wrong
 //! in general terms ("refused with not_found where the reference succeeds after repairing
 //! line_prefix", "line endings differ outside the edit") and leaves the particulars — paths,
-//! offsets, bytes — to the detail.
+//! offsets, bytes — to the detail. Each disagreement also carries the class the corpus harness
+//! gives the same difference (data, contract, presentation; [`crate::class`]).
+//!
+//! Every disagreement of a case is listed, in the order of the steps: each call's answer, then
+//! the tree after that step. Once the two sides' states have parted — one succeeded where the
+//! other refused, or the files differ — what follows may only be a consequence (an edit that
+//! finds no text because an earlier one was not made), so later disagreements are marked
+//! [`Disagreement::follows`]. Disagreements before that point are each a finding of their own:
+//! a Read that shows other content does not hide an edit that corrupts bytes after it.
 
+use super::bytes;
 use super::observe::{Answer, Observation};
-use crate::check::{comparable, ReadFormat};
-use crate::sandbox::Actual;
-use serde_json::Value;
+use crate::check::{comparable, subset, ReadFormat};
+use crate::class::{self, Class};
+use serde_json::{Map, Value};
 
-/// The first way two observations differ.
+/// One way two observations differ.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Disagreement {
     /// The kind, in general terms (see the module documentation).
     pub kind: String,
     /// The particulars: step, path, what each side did.
     pub detail: String,
+    /// The class of the promise it breaks, as the corpus harness classes the same difference.
+    pub class: Class,
+    /// The call it is about (counting from 1); `None` for the tree or the harness.
+    pub call: Option<usize>,
+    /// It comes after the two sides' states parted, so it may be a consequence of that.
+    pub follows: bool,
 }
 
-/// The first disagreement between the reference's observation and the other's, `None` when
-/// they agree. `calls` holds the tool and input of each call, in order; `format` is the other
-/// side's declared Read format.
+/// One step of a case as the comparison sees it: a call's tool and input, or `None` for a
+/// harness action.
+pub type StepCall = Option<(String, Value)>;
+
+/// Every disagreement between the reference's observation and the other's, in step order
+/// (empty when they agree). `steps` holds each step of the case; `format` is the other side's
+/// declared Read format.
 pub fn compare(
     reference: &Observation,
     other: &Observation,
-    calls: &[(String, Value)],
+    steps: &[StepCall],
     format: ReadFormat,
-) -> Option<Disagreement> {
+) -> Vec<Disagreement> {
+    let harness = |e: &String, follows: bool| Disagreement {
+        kind: "the harness could not run the case".into(),
+        detail: e.clone(),
+        class: Class::Data,
+        call: None,
+        follows,
+    };
     if let Some(e) = &reference.harness_error {
-        return Some(Disagreement {
-            kind: "the harness could not run the case".into(),
-            detail: e.clone(),
-        });
+        return vec![harness(e, false)];
     }
-    for (i, want) in reference.answers.iter().enumerate() {
-        let (tool, input) = calls
-            .get(i)
-            .map_or(("call", &Value::Null), |(t, v)| (t.as_str(), v));
-        let got = other.answers.get(i);
-        if let Some(d) = answers(i + 1, (tool, input), want, got, format) {
-            return Some(d);
+    let mut out = Vec::new();
+    let mut parted = false;
+    let mut trees_parted = false;
+    let mut n = 0;
+    for (si, step) in steps.iter().enumerate() {
+        if let Some((tool, input)) = step {
+            let Some(want) = reference.answers.get(n) else {
+                break;
+            };
+            n += 1;
+            let call = Call {
+                n,
+                tool,
+                input,
+                format,
+            };
+            let verdict = answers(&call, want, other.answers.get(n - 1));
+            out.extend(verdict.found.into_iter().map(|mut d| {
+                d.follows = parted;
+                d
+            }));
+            parted |= verdict.parts;
+            if verdict.stop {
+                return out;
+            }
+        }
+        if trees_parted {
+            continue;
+        }
+        let before = match si {
+            0 => Some(&reference.before),
+            _ => reference.trees.get(si - 1),
+        };
+        if let (Some(before), Some(want), Some(got)) =
+            (before, reference.trees.get(si), other.trees.get(si))
+        {
+            let diffs = bytes::tree(before, want, got);
+            trees_parted = !diffs.is_empty();
+            out.extend(diffs.into_iter().map(|e| Disagreement {
+                kind: e.kind,
+                detail: format!("after step {}: {}", si + 1, e.detail),
+                class: Class::Data,
+                call: None,
+                follows: parted,
+            }));
+            parted |= trees_parted;
         }
     }
     if let Some(e) = &other.harness_error {
-        return Some(Disagreement {
-            kind: "the harness could not run the case".into(),
-            detail: e.clone(),
-        });
+        out.push(harness(e, parted));
     }
-    tree(reference, other)
+    out
+}
+
+/// One call, as the comparison of its answers needs it.
+struct Call<'a> {
+    /// Its number, counting from 1.
+    n: usize,
+    tool: &'a str,
+    input: &'a Value,
+    format: ReadFormat,
+}
+
+impl Call<'_> {
+    /// How kinds name the call: the tool, or the text editor's command.
+    fn label(&self) -> String {
+        label(self.tool, self.input)
+    }
+
+    /// The call as a detail begins.
+    fn at(&self) -> String {
+        format!("call {} ({})", self.n, self.label())
+    }
+}
+
+/// How kinds name a call of `tool` with `input`: the tool, or `text editor <command>`.
+pub fn label(tool: &str, input: &Value) -> String {
+    if tool.starts_with("str_replace_") {
+        let command = input.get("command").and_then(Value::as_str).unwrap_or("?");
+        format!("text editor {command}")
+    } else {
+        tool.to_string()
+    }
+}
+
+/// What comparing one call's answers found.
+struct Verdict {
+    /// The disagreements.
+    found: Vec<Disagreement>,
+    /// The two sides' states part here.
+    parts: bool,
+    /// Nothing after this call can be compared (a side broke).
+    stop: bool,
+}
+
+/// Compares one call's answers.
+fn answers(call: &Call<'_>, want: &Answer, got: Option<&Answer>) -> Verdict {
+    let (at, name) = (call.at(), call.label());
+    let one = |kind: String, detail: String, class: Class, parts: bool, stop: bool| Verdict {
+        found: vec![Disagreement {
+            kind,
+            detail,
+            class,
+            call: Some(call.n),
+            follows: false,
+        }],
+        parts,
+        stop,
+    };
+    let contract = Class::Contract;
+    match (want, got) {
+        (Answer::Crashed(m), _) => one(
+            "the reference crashed".into(),
+            format!("{at}: {m} (a bug of the reference)"),
+            contract,
+            true,
+            true,
+        ),
+        (Answer::TimedOut(m), _) => one(
+            "the reference timed out".into(),
+            format!("{at}: {m} (a bug of the reference)"),
+            contract,
+            true,
+            true,
+        ),
+        (_, None) => one(
+            format!("{name}: no answer"),
+            format!("{at}: the implementation stopped answering"),
+            contract,
+            true,
+            true,
+        ),
+        (_, Some(Answer::Crashed(m))) => one(
+            format!("{name}: crashed"),
+            format!("{at}: {m}"),
+            contract,
+            true,
+            true,
+        ),
+        (_, Some(Answer::TimedOut(m))) => one(
+            format!("{name}: timed out"),
+            format!("{at}: {m}"),
+            contract,
+            true,
+            true,
+        ),
+        (Answer::Ok(out), Some(Answer::Err { code })) => {
+            let fixed = repairs(out, call.input);
+            let after = if fixed.is_empty() {
+                String::new()
+            } else {
+                format!(" after repairing {}", fixed.join(", "))
+            };
+            one(
+                format!("{name}: refused ({code}) where the reference succeeds{after}"),
+                format!("{at}: the implementation refused with {code}"),
+                contract,
+                true,
+                false,
+            )
+        }
+        (Answer::Err { code }, Some(Answer::Ok(_))) => one(
+            format!("{name}: accepted where the reference refuses ({code})"),
+            format!("{at}: the reference refuses with {code}, the implementation succeeded"),
+            contract,
+            true,
+            false,
+        ),
+        (Answer::Err { code: a }, Some(Answer::Err { code: b })) if a != b => one(
+            format!("{name}: refused with {b} where the reference refuses with {a}"),
+            format!("{at}: codes differ"),
+            contract,
+            false,
+            false,
+        ),
+        (Answer::Ok(a), Some(Answer::Ok(b))) => Verdict {
+            found: outputs(call, a, b),
+            parts: false,
+            stop: false,
+        },
+        _ => Verdict {
+            found: Vec::new(),
+            parts: false,
+            stop: false,
+        },
+    }
+}
+
+/// The parts of a successful call's output that a finding expects, from the reference's
+/// output: what the corpus compares for that tool. A Read (or a text editor `view`) shows its
+/// content, or its type when it has none (`file_unchanged`, READ-4); Edit its `oldString`,
+/// `newString`, `replacements` and `repairs` (EDIT-5); MultiEdit its `edits` and `repairs`
+/// (MULTI-5, D22); Write its `type`; LineEdit and the text editor's `insert` the lines they
+/// replaced (LINES-6), and `str_replace` Edit's fields, under `result`. The patch formats
+/// answer per file with patches and diffs, whose bytes the tree already compares: `None`.
+pub fn expected_output(tool: &str, input: &Value, out: &Value) -> Option<Value> {
+    let pick = |from: &Value, keys: &[&str]| -> Value {
+        let mut m = Map::new();
+        for k in keys {
+            if let Some(v) = from.get(*k) {
+                m.insert((*k).to_string(), v.clone());
+            }
+        }
+        Value::Object(m)
+    };
+    let under_result = |v: Value| {
+        let mut m = Map::new();
+        m.insert("result".into(), v);
+        Value::Object(m)
+    };
+    if let Some(file) = class::read_file_path(tool, input) {
+        let (outer, inner) = file.rsplit_once('.').map_or(("", file), |(o, i)| (o, i));
+        let shown = if outer.is_empty() {
+            out
+        } else {
+            out.get(outer)?
+        };
+        let v = match shown.pointer(&format!("/{inner}/content")) {
+            Some(c) => {
+                let mut f = Map::new();
+                f.insert("content".into(), c.clone());
+                let mut m = Map::new();
+                m.insert(inner.to_string(), Value::Object(f));
+                Value::Object(m)
+            }
+            None => pick(shown, &["type"]),
+        };
+        return Some(if outer.is_empty() { v } else { under_result(v) });
+    }
+    let command = input.get("command").and_then(Value::as_str);
+    let edit = ["oldString", "newString", "replacements", "repairs"];
+    let lines = ["startLine", "endLine", "oldText"];
+    Some(match (tool, command) {
+        ("Edit", _) => pick(out, &edit),
+        ("MultiEdit", _) => pick(out, &["edits", "repairs"]),
+        ("Write", _) => pick(out, &["type"]),
+        ("LineEdit", _) => pick(out, &lines),
+        (t, Some("str_replace")) if t.starts_with("str_replace_") => {
+            under_result(pick(out.get("result")?, &edit))
+        }
+        (t, Some("insert")) if t.starts_with("str_replace_") => {
+            under_result(pick(out.get("result")?, &lines))
+        }
+        _ => return None,
+    })
+}
+
+/// Compares two successful outputs by what [`expected_output`] takes from the reference's.
+fn outputs(call: &Call<'_>, want: &Value, got: &Value) -> Vec<Disagreement> {
+    let Some(expected) = expected_output(call.tool, call.input, want) else {
+        return Vec::new();
+    };
+    let file = class::read_file_path(call.tool, call.input);
+    let (expected, got) = comparable(&expected, got, file, call.format);
+    let mismatches = subset(&expected, &got);
+    if mismatches.is_empty() {
+        return Vec::new();
+    }
+    let class_of = |path: &str, expected: &Value| {
+        class::of_output_mismatch(call.tool, call.input, path, expected)
+            .into_iter()
+            .min()
+            .unwrap_or(Class::Contract)
+    };
+    let d = |kind: String, detail: String, class: Class| Disagreement {
+        kind,
+        detail,
+        class,
+        call: Some(call.n),
+        follows: false,
+    };
+    let name = call.label();
+    if let Some(file) = file {
+        let class = mismatches
+            .iter()
+            .map(|m| class_of(&m.path, &m.expected))
+            .min()
+            .unwrap_or(Class::Presentation);
+        let kind = read_kind(&expected, &got, file);
+        return vec![d(
+            format!("{name}: {kind}"),
+            format!(
+                "{}: the reference shows {}, the implementation {}",
+                call.at(),
+                shown(&expected, file),
+                shown(&got, file)
+            ),
+            class,
+        )];
+    }
+    let mut out = Vec::new();
+    let missing: Vec<&str> = mismatches
+        .iter()
+        .filter(|m| m.actual.is_none())
+        .map(|m| m.path.as_str())
+        .collect();
+    if !missing.is_empty() {
+        let class = mismatches
+            .iter()
+            .filter(|m| m.actual.is_none())
+            .map(|m| class_of(&m.path, &m.expected))
+            .min()
+            .unwrap_or(Class::Contract);
+        out.push(d(
+            format!("{name}: the result lacks {}", missing.join(", ")),
+            format!(
+                "{}: the implementation's result has no {}",
+                call.at(),
+                missing.join(", ")
+            ),
+            class,
+        ));
+    }
+    for m in mismatches.iter().filter(|m| m.actual.is_some()) {
+        let got = m.actual.as_ref().map_or(String::new(), Value::to_string);
+        out.push(d(
+            format!("{name}: result field {} differs", m.path),
+            format!(
+                "{}: {} is {} where the reference says {}",
+                call.at(),
+                m.path,
+                cut(&got),
+                cut(&m.expected.to_string())
+            ),
+            class_of(&m.path, &m.expected),
+        ));
+    }
+    out
+}
+
+/// A JSON text cut to 120 characters, for a detail line.
+fn cut(s: &str) -> String {
+    if s.chars().count() > 120 {
+        format!("{}…", s.chars().take(120).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// How a Read's answer differs, `file` being where its file object sits.
+fn read_kind(want: &Value, got: &Value, file: &str) -> String {
+    let (outer, inner) = file.rsplit_once('.').map_or(("", file), |(o, i)| (o, i));
+    let at = |v: &Value| -> Value {
+        if outer.is_empty() {
+            v.clone()
+        } else {
+            v.get(outer).cloned().unwrap_or(Value::Null)
+        }
+    };
+    let (a, b) = (at(want), at(got));
+    let content = |v: &Value| v.pointer(&format!("/{inner}/content")).cloned();
+    let unchanged = |v: &Value| v.get("type") == Some(&Value::from("file_unchanged"));
+    match (content(&a), content(&b)) {
+        (None, Some(_)) if unchanged(&a) => {
+            "shows the file again where the reference answers file_unchanged".into()
+        }
+        (Some(_), None) if unchanged(&b) => {
+            "answers file_unchanged where the reference shows the file".into()
+        }
+        (Some(Value::String(x)), Some(Value::String(y))) if long_lines_cut(&x, &y) => format!(
+            "cuts lines longer than {} characters",
+            super::parts::LONG_LINE
+        ),
+        _ => "shows other content".into(),
+    }
+}
+
+/// Whether the two contents differ only in lines of the reference's that are longer than
+/// [`super::parts::LONG_LINE`] characters, each shown shorter by the other side.
+fn long_lines_cut(want: &str, got: &str) -> bool {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.split('\n').collect(), got.split('\n').collect());
+    let long = super::parts::LONG_LINE;
+    let mut any = false;
+    for (a, b) in w.iter().zip(&g) {
+        if a == b {
+            continue;
+        }
+        if a.chars().count() <= long || b.chars().count() >= a.chars().count() {
+            return false;
+        }
+        any = true;
+    }
+    any && w.len() == g.len()
+}
+
+/// What a Read output shows: its content, or its type when it has none (a Read of a file
+/// unchanged since the last one answers `file_unchanged`, READ-4).
+fn shown(output: &Value, file: &str) -> String {
+    let (outer, inner) = file.rsplit_once('.').map_or(("", file), |(o, i)| (o, i));
+    let v = if outer.is_empty() {
+        Some(output)
+    } else {
+        output.get(outer)
+    };
+    let v = v.unwrap_or(&Value::Null);
+    match v.pointer(&format!("/{inner}/content")) {
+        Some(c) => cut(&c.to_string()),
+        None => format!(
+            "no content (type {})",
+            v.get("type").map_or("none".into(), Value::to_string)
+        ),
+    }
 }
 
 /// The repairs the reference made for a successful edit, for the kind of a refusal: those it
 /// reports, and `quotes` when it found the text through the curly-quote fallback (MATCH-2:
 /// the text it replaced has curly quotes the request did not).
 pub fn repairs(output: &Value, input: &Value) -> Vec<String> {
+    // The text editor answers Edit's output under `result`, and names its text `old_str`.
+    let output = output.get("result").unwrap_or(output);
     let mut out: Vec<String> = Vec::new();
     let mut take = |v: Option<&Value>| {
         for r in v.and_then(Value::as_array).into_iter().flatten() {
@@ -81,8 +492,8 @@ pub fn repairs(output: &Value, input: &Value) -> Vec<String> {
         v.and_then(Value::as_str)
             .is_some_and(|s| s.contains(['\u{201C}', '\u{201D}', '\u{2018}', '\u{2019}']))
     };
-    let mut pairs: Vec<(Option<&Value>, Option<&Value>)> =
-        vec![(output.get("oldString"), input.get("old_string"))];
+    let asked = input.get("old_string").or_else(|| input.get("old_str"));
+    let mut pairs: Vec<(Option<&Value>, Option<&Value>)> = vec![(output.get("oldString"), asked)];
     if let (Some(Value::Array(done)), Some(Value::Array(asked))) =
         (output.get("edits"), input.get("edits"))
     {
@@ -101,343 +512,10 @@ pub fn repairs(output: &Value, input: &Value) -> Vec<String> {
     out
 }
 
-/// Compares one call's answers.
-fn answers(
-    n: usize,
-    (tool, input): (&str, &Value),
-    want: &Answer,
-    got: Option<&Answer>,
-    format: ReadFormat,
-) -> Option<Disagreement> {
-    let at = format!("call {n} ({tool})");
-    let d = |kind: String, detail: String| Some(Disagreement { kind, detail });
-    match (want, got) {
-        (Answer::Crashed(m), _) => d(
-            "the reference crashed".into(),
-            format!("{at}: {m} (a bug of the reference)"),
-        ),
-        (Answer::TimedOut(m), _) => d(
-            "the reference timed out".into(),
-            format!("{at}: {m} (a bug of the reference)"),
-        ),
-        (_, None) => d(
-            format!("{tool}: no answer"),
-            format!("{at}: the implementation stopped answering"),
-        ),
-        (_, Some(Answer::Crashed(m))) => d(format!("{tool}: crashed"), format!("{at}: {m}")),
-        (_, Some(Answer::TimedOut(m))) => d(format!("{tool}: timed out"), format!("{at}: {m}")),
-        (Answer::Ok(out), Some(Answer::Err { code })) => {
-            let fixed = repairs(out, input);
-            let after = if fixed.is_empty() {
-                String::new()
-            } else {
-                format!(" after repairing {}", fixed.join(", "))
-            };
-            d(
-                format!("{tool}: refused ({code}) where the reference succeeds{after}"),
-                format!("{at}: the implementation refused with {code}"),
-            )
-        }
-        (Answer::Err { code }, Some(Answer::Ok(_))) => d(
-            format!("{tool}: accepted where the reference refuses ({code})"),
-            format!("{at}: the reference refuses with {code}, the implementation succeeded"),
-        ),
-        (Answer::Err { code: a }, Some(Answer::Err { code: b })) if a != b => d(
-            format!("{tool}: refused with {b} where the reference refuses with {a}"),
-            format!("{at}: codes differ"),
-        ),
-        (Answer::Ok(a), Some(Answer::Ok(b))) if tool == "Read" => {
-            let (a, b) = comparable(a, b, Some("file"), format);
-            let ca = a.pointer("/file/content");
-            let cb = b.pointer("/file/content");
-            let unchanged = |v: &Value| v.get("type") == Some(&Value::from("file_unchanged"));
-            let kind = match (ca, cb) {
-                (None, Some(_)) if unchanged(&a) => {
-                    "Read: shows the file again where the reference answers file_unchanged"
-                }
-                (Some(_), None) if unchanged(&b) => {
-                    "Read: answers file_unchanged where the reference shows the file"
-                }
-                _ => "Read: shows other content",
-            };
-            (ca != cb).then(|| Disagreement {
-                kind: kind.into(),
-                detail: format!(
-                    "{at}: the reference shows {}, the implementation {}",
-                    shown(&a),
-                    shown(&b)
-                ),
-            })
-        }
-        _ => None,
-    }
-}
-
-/// What a Read output shows: its content, or its type when it has none (a Read of a file
-/// unchanged since the last one answers `file_unchanged`, READ-4).
-fn shown(output: &Value) -> String {
-    match output.pointer("/file/content") {
-        Some(c) => c.to_string(),
-        None => format!(
-            "no content (type {})",
-            output.get("type").map_or("none".into(), Value::to_string)
-        ),
-    }
-}
-
-/// Compares the final trees.
-fn tree(reference: &Observation, other: &Observation) -> Option<Disagreement> {
-    let keys: std::collections::BTreeSet<&String> =
-        reference.after.keys().chain(other.after.keys()).collect();
-    for key in keys {
-        let want = reference.after.get(key).unwrap_or(&Actual::Absent);
-        let got = other.after.get(key).unwrap_or(&Actual::Absent);
-        if want == got {
-            continue;
-        }
-        let path = key.strip_prefix("sandbox/").unwrap_or(key);
-        let before = match reference.before.get(key) {
-            Some(Actual::File { bytes, .. }) => Some(bytes.as_slice()),
-            _ => None,
-        };
-        let kind = match (want, got) {
-            (Actual::File { bytes: a, mode: ma }, Actual::File { bytes: b, mode: mb }) => {
-                if a == b {
-                    return Some(Disagreement {
-                        kind: "the file's mode differs".into(),
-                        detail: format!("{path}: mode {ma:o} expected, {mb:o} found"),
-                    });
-                } else {
-                    bytes_kind(before, a, b).to_string()
-                }
-            }
-            (Actual::Absent, _) => "an entry the reference does not leave is left".into(),
-            (_, Actual::Absent) => "an entry the reference leaves is missing".into(),
-            (Actual::Symlink(_), Actual::File { .. }) => "a symlink was replaced by a file".into(),
-            (Actual::Symlink(a), Actual::Symlink(b)) if a != b => {
-                "a symlink points elsewhere".into()
-            }
-            _ => "an entry is of another type".into(),
-        };
-        return Some(Disagreement {
-            kind,
-            detail: format!("{path}: {}", entry_pair(want, got)),
-        });
-    }
-    None
-}
-
-/// The two entries, shortly, for a detail line.
-fn entry_pair(want: &Actual, got: &Actual) -> String {
-    let show = |a: &Actual| match a {
-        Actual::File { bytes, .. } => crate::check::escape_bytes(&bytes[..bytes.len().min(160)]),
-        other => format!("{other:?}"),
-    };
-    format!(
-        "the reference leaves {}, the implementation {}",
-        show(want),
-        show(got)
-    )
-}
-
-/// The UTF-8 BOM.
-const BOM8: &[u8] = b"\xEF\xBB\xBF";
-
-/// Why two files' bytes differ, in general terms. `before` is the file before the case.
-pub fn bytes_kind(before: Option<&[u8]>, want: &[u8], got: &[u8]) -> &'static str {
-    if before == Some(got) {
-        return "bytes: the file is unchanged where the reference changed it";
-    }
-    if before == Some(want) {
-        return "bytes: the file is changed where the reference leaves it as it was";
-    }
-    let utf16 = |b: &[u8]| b.starts_with(b"\xFF\xFE") || b.starts_with(b"\xFE\xFF");
-    if utf16(want) && !utf16(got) {
-        return "bytes: a UTF-16 file is no longer UTF-16";
-    }
-    if want.starts_with(BOM8) && !got.starts_with(BOM8) {
-        return if want[3..] == *got {
-            "bytes: the UTF-8 BOM was dropped"
-        } else {
-            "bytes: the UTF-8 BOM was dropped (and more differs)"
-        };
-    }
-    if !want.starts_with(BOM8) && got.starts_with(BOM8) {
-        return "bytes: a BOM was added";
-    }
-    if std::str::from_utf8(want).is_err() && std::str::from_utf8(got).is_ok() {
-        return "bytes: a legacy-encoded file was re-encoded as UTF-8";
-    }
-    let lf = |b: &[u8]| -> Vec<u8> {
-        let mut out = Vec::with_capacity(b.len());
-        let mut i = 0;
-        while i < b.len() {
-            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
-                i += 1;
-                continue;
-            }
-            out.push(b[i]);
-            i += 1;
-        }
-        out
-    };
-    if lf(want) == lf(got) {
-        return if outside_edit(before, want, got) {
-            "bytes: line endings differ outside the edit"
-        } else {
-            "bytes: line endings of the new text differ"
-        };
-    }
-    let trim = |b: &[u8]| -> Vec<u8> {
-        let mut v = b.to_vec();
-        while matches!(v.last(), Some(b'\n' | b'\r')) {
-            v.pop();
-        }
-        v
-    };
-    if trim(want) == trim(got) {
-        return "bytes: the final line break differs";
-    }
-    if breaks_more(want, got) {
-        return "bytes: line breaks the reference deletes with the text before them are kept";
-    }
-    if breaks_more(got, want) {
-        return "bytes: line breaks are deleted where the reference keeps them";
-    }
-    let folded = |b: &[u8]| -> String {
-        String::from_utf8_lossy(b)
-            .chars()
-            .map(|c| match c {
-                '\u{201C}' | '\u{201D}' => '"',
-                '\u{2018}' | '\u{2019}' => '\'',
-                c => c,
-            })
-            .collect()
-    };
-    if folded(want) == folded(got) {
-        return "bytes: quotes differ";
-    }
-    let squeezed = |b: &[u8]| -> Vec<u8> {
-        b.iter()
-            .copied()
-            .filter(|c| !matches!(c, b' ' | b'\t'))
-            .collect()
-    };
-    if squeezed(want) == squeezed(got) {
-        return "bytes: whitespace differs";
-    }
-    if outside_edit(before, want, got) {
-        "bytes: the file differs outside the edit"
-    } else {
-        "bytes: the edited text differs"
-    }
-}
-
-/// Whether `longer` is `shorter` with line breaks (`\n`, `\r`) put in and nothing else — the
-/// shape of deletions that did or did not take their line break along (EDIT-2).
-fn breaks_more(shorter: &[u8], longer: &[u8]) -> bool {
-    if longer.len() <= shorter.len() {
-        return false;
-    }
-    let mut i = 0;
-    for &b in longer {
-        if shorter.get(i) == Some(&b) {
-            i += 1;
-        } else if !matches!(b, b'\n' | b'\r') {
-            return false;
-        }
-    }
-    i == shorter.len()
-}
-
-/// Whether every byte where `got` departs from `want` lies outside the range the reference
-/// changed (`before` → `want`); a new file has no outside.
-fn outside_edit(before: Option<&[u8]>, want: &[u8], got: &[u8]) -> bool {
-    let Some(before) = before else { return false };
-    let (p1, s1) = common_ends(before, want);
-    let (p2, s2) = common_ends(want, got);
-    let edit = (p1, want.len() - s1);
-    let diff = (p2, want.len().saturating_sub(s2).max(p2));
-    // Touching counts as inside: a deletion is an empty range, and what happens right at its
-    // edges (the line break after it, EDIT-2) belongs to the edit.
-    diff.1 < edit.0 || diff.0 > edit.1
-}
-
-/// The lengths of the common prefix and of the common suffix (not overlapping it).
-fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
-    let p = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let max = a.len().min(b.len()) - p;
-    let s = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(max)
-        .take_while(|(x, y)| x == y)
-        .count();
-    (p, s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bytes_are_told_apart_by_what_changed() {
-        let before = b"one\r\ntwo\r\nthree\r\n".as_slice();
-        let want = b"one\r\nTWO\r\nthree\r\n".as_slice();
-        assert_eq!(
-            bytes_kind(Some(before), want, b"one\nTWO\r\nthree\r\n"),
-            "bytes: line endings differ outside the edit"
-        );
-        assert_eq!(
-            bytes_kind(
-                Some(before),
-                b"one\r\nTWO\r\nMORE\r\nthree\r\n",
-                b"one\r\nTWO\nMORE\r\nthree\r\n"
-            ),
-            "bytes: line endings of the new text differ"
-        );
-        assert_eq!(
-            bytes_kind(Some(before), want, before),
-            "bytes: the file is unchanged where the reference changed it"
-        );
-        assert_eq!(
-            bytes_kind(Some(before), want, b"one\r\nTWO\r\nthree"),
-            "bytes: the final line break differs"
-        );
-        assert_eq!(
-            bytes_kind(Some(before), want, b"ONE\r\nTWO\r\nthree\r\n"),
-            "bytes: the file differs outside the edit"
-        );
-        assert_eq!(
-            bytes_kind(Some(before), want, b"one\r\nTW0\r\nthree\r\n"),
-            "bytes: the edited text differs"
-        );
-        assert_eq!(
-            bytes_kind(Some(b"ame>\n<fu\n"), b"ame<fu\n", b"ame\n<fu\n"),
-            "bytes: line breaks the reference deletes with the text before them are kept"
-        );
-        assert_eq!(
-            bytes_kind(Some(b"a>\nb>\nc\n"), b"abc\n", b"a\nb\nc\n"),
-            "bytes: line breaks the reference deletes with the text before them are kept"
-        );
-        assert_eq!(
-            bytes_kind(Some(b"ab\r\ncd\r\n"), b"a\r\ncd\r\n", b"acd\r\n"),
-            "bytes: line breaks are deleted where the reference keeps them"
-        );
-        assert_eq!(
-            bytes_kind(Some(b"\xEF\xBB\xBFa\n"), b"\xEF\xBB\xBFb\n", b"b\n"),
-            "bytes: the UTF-8 BOM was dropped"
-        );
-        assert_eq!(
-            bytes_kind(Some(b"\xFF\xFEa\x00"), b"\xFF\xFEb\x00", b"b"),
-            "bytes: a UTF-16 file is no longer UTF-16"
-        );
-        assert_eq!(
-            bytes_kind(Some(b"caf\xE9\n"), b"caf\xE9!\n", "café!\n".as_bytes()),
-            "bytes: a legacy-encoded file was re-encoded as UTF-8"
-        );
-    }
+    use serde_json::json;
 
     fn obs(answers: Vec<Answer>) -> Observation {
         Observation {
@@ -446,14 +524,18 @@ mod tests {
         }
     }
 
+    fn kinds(ds: &[Disagreement]) -> Vec<&str> {
+        ds.iter().map(|d| d.kind.as_str()).collect()
+    }
+
     #[test]
     fn answers_are_told_apart_by_code_and_repair() {
         let tools = vec![
-            ("Read".to_string(), Value::Null),
-            ("Edit".to_string(), Value::Null),
+            Some(("Read".to_string(), Value::Null)),
+            Some(("Edit".to_string(), Value::Null)),
         ];
-        let read = Answer::Ok(serde_json::json!({"file": {"content": "1\ta"}}));
-        let repaired = Answer::Ok(serde_json::json!({"repairs": ["line_prefix"]}));
+        let read = Answer::Ok(json!({"file": {"content": "1\ta"}}));
+        let repaired = Answer::Ok(json!({"repairs": ["line_prefix"]}));
         let refused = Answer::Err {
             code: "not_found".into(),
         };
@@ -462,39 +544,148 @@ mod tests {
             &obs(vec![read.clone(), refused.clone()]),
             &tools,
             ReadFormat::Tab,
-        )
-        .unwrap();
-        assert_eq!(
-            d.kind,
-            "Edit: refused (not_found) where the reference succeeds after repairing line_prefix"
         );
+        assert_eq!(
+            kinds(&d),
+            ["Edit: refused (not_found) where the reference succeeds after repairing line_prefix"]
+        );
+        assert_eq!(d[0].call, Some(2));
         let d = compare(
             &obs(vec![read.clone(), refused.clone()]),
-            &obs(vec![read.clone(), Answer::Ok(serde_json::json!({}))]),
+            &obs(vec![read.clone(), Answer::Ok(json!({}))]),
             &tools,
             ReadFormat::Tab,
-        )
-        .unwrap();
+        );
         assert_eq!(
-            d.kind,
-            "Edit: accepted where the reference refuses (not_found)"
+            kinds(&d),
+            ["Edit: accepted where the reference refuses (not_found)"]
         );
         // A Read in the plain form agrees with the spec's numbered form.
-        let plain = Answer::Ok(serde_json::json!({"file": {"content": "a"}}));
+        let plain = Answer::Ok(json!({"file": {"content": "a"}}));
         let same = compare(
             &obs(vec![read.clone(), refused.clone()]),
             &obs(vec![plain.clone(), refused.clone()]),
             &tools,
             ReadFormat::Plain,
         );
-        assert_eq!(same, None);
+        assert_eq!(same, vec![]);
         let d = compare(
             &obs(vec![read, refused.clone()]),
             &obs(vec![plain, refused]),
             &tools,
             ReadFormat::Tab,
-        )
-        .unwrap();
-        assert_eq!(d.kind, "Read: shows other content");
+        );
+        assert_eq!(kinds(&d), ["Read: shows other content"]);
+        assert_eq!(d[0].class, Class::Presentation);
+    }
+
+    #[test]
+    fn every_disagreement_is_listed_and_those_after_states_part_follow() {
+        let tools = vec![
+            Some(("Read".to_string(), json!({}))),
+            Some(("Edit".to_string(), json!({}))),
+            Some(("Edit".to_string(), json!({}))),
+        ];
+        let edited = json!({"oldString": "a", "newString": "b", "replacements": 1, "repairs": []});
+        let want = obs(vec![
+            Answer::Ok(json!({"file": {"content": "1\ta"}})),
+            Answer::Ok(edited.clone()),
+            Answer::Ok(edited.clone()),
+        ]);
+        // Read shows other content (presentation), the first Edit reports two replacements
+        // where the reference made one (contract), the second is refused (the states part).
+        let mut twice = edited.clone();
+        twice["replacements"] = json!(2);
+        let got = obs(vec![
+            Answer::Ok(json!({"file": {"content": "1\tA"}})),
+            Answer::Ok(twice),
+            Answer::Err {
+                code: "not_found".into(),
+            },
+        ]);
+        let d = compare(&want, &got, &tools, ReadFormat::Tab);
+        assert_eq!(
+            kinds(&d),
+            [
+                "Read: shows other content",
+                "Edit: result field replacements differs",
+                "Edit: refused (not_found) where the reference succeeds"
+            ]
+        );
+        assert_eq!(
+            d.iter().map(|d| d.class).collect::<Vec<_>>(),
+            [Class::Presentation, Class::Contract, Class::Contract]
+        );
+        assert!(d.iter().all(|d| !d.follows));
+        // A tool whose results carry none of the fields; a refusal parts the states, so what
+        // comes after it follows.
+        let bare = obs(vec![
+            Answer::Ok(json!({"file": {"content": "1\ta"}})),
+            Answer::Err {
+                code: "not_found".into(),
+            },
+            Answer::Ok(json!({"content": "done"})),
+        ]);
+        let d = compare(&want, &bare, &tools, ReadFormat::Tab);
+        assert_eq!(
+            kinds(&d),
+            [
+                "Edit: refused (not_found) where the reference succeeds",
+                "Edit: the result lacks oldString, newString, replacements, repairs"
+            ]
+        );
+        assert_eq!((d[0].follows, d[1].follows), (false, true));
+    }
+
+    #[test]
+    fn a_long_line_shown_short_is_its_own_kind() {
+        let long = "x".repeat(2100);
+        let tools = vec![Some(("Read".to_string(), json!({})))];
+        let want = obs(vec![Answer::Ok(
+            json!({"file": {"content": format!("1\ta\n2\t{long}")}}),
+        )]);
+        let got = obs(vec![Answer::Ok(
+            json!({"file": {"content": format!("1\ta\n2\t{}", &long[..2000])}}),
+        )]);
+        let d = compare(&want, &got, &tools, ReadFormat::Tab);
+        assert_eq!(kinds(&d), ["Read: cuts lines longer than 2000 characters"]);
+    }
+
+    #[test]
+    fn expected_outputs_are_what_the_corpus_compares() {
+        let edit = json!({"filePath": "/x", "oldString": "a", "newString": "b",
+            "replaceAll": false, "replacements": 1, "repairs": [], "diff": "..."});
+        assert_eq!(
+            expected_output("Edit", &json!({}), &edit),
+            Some(json!({"oldString": "a", "newString": "b", "replacements": 1, "repairs": []}))
+        );
+        let editor = json!({"command": "str_replace"});
+        assert_eq!(
+            expected_output(
+                "str_replace_based_edit_tool",
+                &editor,
+                &json!({"command": "str_replace", "result": edit})
+            ),
+            Some(
+                json!({"result": {"oldString": "a", "newString": "b", "replacements": 1, "repairs": []}})
+            )
+        );
+        let view = json!({"command": "view"});
+        assert_eq!(
+            expected_output(
+                "str_replace_based_edit_tool",
+                &view,
+                &json!({"result": {"type": "text", "file": {"content": "1\ta", "numLines": 1}}})
+            ),
+            Some(json!({"result": {"file": {"content": "1\ta"}}}))
+        );
+        assert_eq!(
+            expected_output("Read", &json!({}), &json!({"type": "file_unchanged"})),
+            Some(json!({"type": "file_unchanged"}))
+        );
+        assert_eq!(
+            expected_output("apply_patch", &json!({}), &json!({"files": []})),
+            None
+        );
     }
 }

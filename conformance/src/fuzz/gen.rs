@@ -6,10 +6,14 @@
 //! hands [`generate`] its own bytes). A generated case is *meaningful* most of the time: the
 //! `old_string` of an edit is cut from the text the file holds at that point (as the generator
 //! guesses it), then sometimes perturbed the way models perturb it — straight quotes for curly
-//! ones, a Read line prefix, an abbreviated tag, CRLF, a typo. The expected outcome is not
-//! generated at all: it comes from running the reference on the same case.
+//! ones, a Read line prefix, an abbreviated tag, CRLF, a typo. The dialects' steps are made the
+//! same way ([`super::dialects`]). Between calls the harness plays another program: it rewrites
+//! a file, moves its mtime, or makes or swaps a symlink. The expected outcome is not generated
+//! at all: it comes from running the reference on the same case.
 
-use super::parts::{self, Allowed, Encoding, Endings, CURLY, TAGS};
+use super::dialects::{self, Block, EditorCommand, PatchOp};
+pub(crate) use super::edits::{apply_guess, gen_edit};
+use super::parts::{self, Allowed, Encoding, Endings};
 use arbitrary::{Result, Unstructured};
 
 /// One file of a generated case.
@@ -79,6 +83,43 @@ pub enum GenStep {
         /// Case path.
         path: String,
     },
+    /// Another program makes `path` a symlink to `target` (new, or swapped for what was there).
+    Link {
+        /// Case path of the link.
+        path: String,
+        /// Its target, relative to the link's directory.
+        target: String,
+    },
+    /// The text editor (`str_replace_based_edit_tool`), one command.
+    Editor {
+        /// Case path.
+        path: String,
+        /// The command and its parameters.
+        command: EditorCommand,
+    },
+    /// LineEdit.
+    LineEdit {
+        /// Case path.
+        path: String,
+        /// `start_line`.
+        start: u64,
+        /// `end_line`.
+        end: u64,
+        /// `new_content`.
+        content: String,
+        /// `expected_text`, when sent.
+        expected: Option<String>,
+    },
+    /// apply_patch with these operations.
+    Patch {
+        /// The operations, in patch order.
+        ops: Vec<PatchOp>,
+    },
+    /// search_replace with these blocks.
+    Blocks {
+        /// The blocks, in reply order.
+        blocks: Vec<Block>,
+    },
 }
 
 /// A generated case: files, symlinks to them, and steps.
@@ -123,10 +164,13 @@ pub fn from_seed(seed: u64, allowed: &Allowed) -> GenCase {
 }
 
 /// What the generator believes a file holds now, to cut the next `old_string` from.
-struct Guess {
-    path: String,
-    text: String,
-    encoding: Encoding,
+pub(crate) struct Guess {
+    /// Case path of the file.
+    pub(crate) path: String,
+    /// Its text as the generator guesses it (the LF view).
+    pub(crate) text: String,
+    /// Its encoding.
+    pub(crate) encoding: Encoding,
 }
 
 /// Generates one case from `u`, using only what `allowed` declares.
@@ -174,16 +218,52 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
     if !skip_first_read {
         for g in &guess {
             steps.push(GenStep::Read {
-                path: g.path.clone(),
+                path: call_path(u, &links, &g.path)?,
                 window: None,
             });
         }
     }
-    let count = u.int_in_range(1..=4)?;
-    for _ in 0..count {
-        let g = u.choose_index(guess.len())?;
-        let path = call_path(u, &links, &guess[g].path)?;
-        let kind = pick_kind(u, allowed)?;
+    // The links as they are at each point of the sequence (a `Link` step changes them), and
+    // as the model believes them: it learns of a new link, but not that one was turned
+    // elsewhere behind its back, so it goes on naming the link for the file it saw there.
+    let mut now_links = links.clone();
+    let mut believed = links.clone();
+    // The link a `Link` step just made or turned: the call after it mostly names it, as the
+    // model goes on using the name it knows.
+    let mut fresh_link: Option<String> = None;
+    let mut count = u.int_in_range(1..=4)?;
+    let mut done = 0;
+    while done < count {
+        done += 1;
+        let via_link = match fresh_link.take() {
+            Some(link) if u.ratio(3, 4)? => {
+                believed
+                    .iter()
+                    .find(|(l, _)| *l == link)
+                    .and_then(|(l, t)| {
+                        guess
+                            .iter()
+                            .position(|g| g.path == *t)
+                            .map(|g| (g, l.clone()))
+                    })
+            }
+            _ => None,
+        };
+        let (g, path) = match via_link {
+            Some(pair) => pair,
+            None => {
+                let g = u.choose_index(guess.len())?;
+                (g, call_path(u, &believed, &guess[g].path)?)
+            }
+        };
+        // A link the model has named is the one worth turning elsewhere behind its back.
+        let named = steps.iter().any(|s| match s {
+            GenStep::Read { path, .. } | GenStep::Edit { path, .. } => {
+                now_links.iter().any(|(l, _)| l == path)
+            }
+            _ => false,
+        });
+        let kind = pick_kind(u, allowed, named)?;
         let crlf = allowed.has("crlf");
         let step = match kind {
             Kind::Read => read_step(u, allowed, &path)?,
@@ -228,7 +308,49 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
             Kind::Touch => GenStep::Touch {
                 path: guess[g].path.clone(),
             },
+            Kind::Link => {
+                let step = link_step(u, &mut now_links, &guess)?;
+                if let GenStep::Link { path, target } = &step {
+                    if !believed.iter().any(|(l, _)| l == path) {
+                        believed.push((path.clone(), target.clone()));
+                    }
+                    fresh_link = Some(path.clone());
+                }
+                step
+            }
+            Kind::Editor => {
+                let command = dialects::editor(u, allowed, &mut guess[g], &path)?;
+                GenStep::Editor { path, command }
+            }
+            Kind::LineEdit => {
+                let (start, end, content, expected) =
+                    dialects::line_edit(u, allowed, &mut guess[g])?;
+                GenStep::LineEdit {
+                    path,
+                    start,
+                    end,
+                    content,
+                    expected,
+                }
+            }
+            Kind::Patch => {
+                let others: Vec<String> = guess
+                    .iter()
+                    .filter(|o| o.path != guess[g].path)
+                    .map(|o| o.path.clone())
+                    .collect();
+                let ops = dialects::patch(u, allowed, &mut guess[g], &path, &others)?;
+                GenStep::Patch { ops }
+            }
+            Kind::Blocks => {
+                let blocks = dialects::blocks(u, allowed, &mut guess[g], &path)?;
+                GenStep::Blocks { blocks }
+            }
         };
+        // A link made or turned last would test nothing: a call follows it.
+        if done == count && matches!(step, GenStep::Link { .. }) {
+            count += 1;
+        }
         steps.push(step);
     }
     Ok(GenCase {
@@ -247,10 +369,16 @@ enum Kind {
     Write,
     Modify,
     Touch,
+    Link,
+    Editor,
+    LineEdit,
+    Patch,
+    Blocks,
 }
 
-/// A step kind, weighted towards edits, among the declared tools.
-fn pick_kind(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<Kind> {
+/// A step kind, weighted towards edits, among the declared tools; a link already named by a
+/// call makes a `Link` step likelier.
+fn pick_kind(u: &mut Unstructured<'_>, allowed: &Allowed, link_named: bool) -> Result<Kind> {
     let mut options = vec![Kind::Edit; 6];
     options.push(Kind::Read);
     if allowed.has("multi_edit") {
@@ -262,7 +390,52 @@ fn pick_kind(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<Kind> {
     if allowed.has("stale_detection") {
         options.extend([Kind::Modify, Kind::Touch]);
     }
+    // A link made or swapped between two calls: what a later call names may then be another
+    // file, which the session must judge by its resolved target (PATH-1, SESSION-1/2).
+    if allowed.has("symlink") && allowed.has("read_before_write") {
+        options.push(Kind::Link);
+        if link_named {
+            options.extend([Kind::Link; 4]);
+        }
+    }
+    for (feature, kind) in [
+        ("text_editor", Kind::Editor),
+        ("line_edit", Kind::LineEdit),
+        ("apply_patch", Kind::Patch),
+        ("search_replace", Kind::Blocks),
+    ] {
+        if allowed.has(feature) {
+            options.extend([kind, kind]);
+        }
+    }
     Ok(*u.choose(&options)?)
+}
+
+/// A symlink made or swapped: `link.txt` made to point at one of the files when there is
+/// none, else turned to another file (with one file only: to a name where nothing is, or a
+/// second link is made to the file).
+fn link_step(
+    u: &mut Unstructured<'_>,
+    now: &mut Vec<(String, String)>,
+    guess: &[Guess],
+) -> Result<GenStep> {
+    let current = now.iter().position(|(l, _)| l == "link.txt");
+    let (path, target) = match current {
+        None => ("link.txt", guess[u.choose_index(guess.len())?].path.clone()),
+        Some(i) => match guess.iter().find(|g| g.path != now[i].1) {
+            Some(other) => ("link.txt", other.path.clone()),
+            // With one file, the link is turned to a name where nothing is (the file was
+            // moved away), or a second link is made to the file.
+            None if u.ratio(1, 2)? => ("link.txt", "moved.txt".to_string()),
+            None => ("link2.txt", now[i].1.clone()),
+        },
+    };
+    now.retain(|(l, _)| l != path);
+    now.push((path.to_string(), target.clone()));
+    Ok(GenStep::Link {
+        path: path.to_string(),
+        target,
+    })
 }
 
 /// The path a call names: the file, or a symlink to it.
@@ -287,149 +460,6 @@ fn read_step(u: &mut Unstructured<'_>, allowed: &Allowed, path: &str) -> Result<
         path: path.to_string(),
         window,
     })
-}
-
-/// One edit whose `old_string` is cut from `text` (the LF view) and perhaps perturbed.
-fn gen_edit(
-    u: &mut Unstructured<'_>,
-    allowed: &Allowed,
-    text: &str,
-    encoding: Encoding,
-) -> Result<GenEdit> {
-    let narrow = encoding.narrow();
-    let mut old = cut(u, text)?;
-    if old.is_empty() {
-        old = parts::word(u)?.to_string();
-    }
-    let mut new = match u.choose_index(20)? {
-        0 => old.clone(),
-        1 | 2 => String::new(),
-        3..=11 => {
-            let w = parts::word(u)?;
-            let v = parts::word(u)?;
-            let swapped = old.replacen(w, v, 1);
-            if swapped == old {
-                format!("{old}{v}")
-            } else {
-                swapped
-            }
-        }
-        _ => parts::new_text(u, narrow, allowed.has("crlf"))?,
-    };
-    // Text a model is likely to retype in its own way is retyped that way half the time.
-    let curly = CURLY.iter().any(|(c, _)| old.contains(*c));
-    let tagged = TAGS.iter().any(|(full, _)| old.contains(full));
-    let choice = if curly && allowed.has("curly_quotes") && u.ratio(1, 2)? {
-        1
-    } else if tagged && allowed.has("desanitize") && u.ratio(1, 2)? {
-        3
-    } else {
-        u.choose_index(12)?
-    };
-    match choice {
-        0 if allowed.has("crlf") => {
-            old = old.replace('\n', "\r\n");
-        }
-        1 if allowed.has("curly_quotes") => {
-            for (curly, straight) in CURLY {
-                old = old.replace(curly, &straight.to_string());
-            }
-        }
-        2 if allowed.has("line_prefix_repair") => {
-            let first = line_of(text, &old);
-            old = prefixed(&old, first);
-            if u.ratio(1, 2)? {
-                new = prefixed(&new, first);
-            }
-        }
-        3 if allowed.has("desanitize") => {
-            for (full, short) in TAGS {
-                old = old.replace(full, short);
-            }
-        }
-        4 => {
-            // A typo: one character changed (never found, or found elsewhere).
-            let mut chars: Vec<char> = old.chars().collect();
-            let i = u.choose_index(chars.len())?;
-            chars[i] = *u.choose(&['x', ' ', ';', 'e'])?;
-            old = chars.into_iter().collect();
-        }
-        _ => {}
-    }
-    let replace_all = allowed.has("replace_all") && u.ratio(1, 5)?;
-    Ok(GenEdit {
-        old,
-        new,
-        replace_all,
-    })
-}
-
-/// A span of `text` at character boundaries: whole lines, part of a line, or across a break.
-fn cut(u: &mut Unstructured<'_>, text: &str) -> Result<String> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let first = u.choose_index(lines.len())?;
-    Ok(match u.choose_index(10)? {
-        0..=4 => {
-            let n = u.int_in_range(1..=2)?;
-            let end = (first + n).min(lines.len());
-            lines[first..end].join("\n")
-        }
-        5..=7 => {
-            let chars: Vec<char> = lines[first].chars().collect();
-            if chars.is_empty() {
-                return Ok(String::new());
-            }
-            // At least a few characters: a one-letter old_string is rarely what a model sends.
-            let a = u
-                .choose_index(chars.len())?
-                .min(chars.len().saturating_sub(4));
-            let b = u.int_in_range((a + 4).min(chars.len())..=chars.len())?;
-            chars[a..b].iter().collect()
-        }
-        _ => {
-            let next = lines.get(first + 1).copied().unwrap_or("");
-            let tail: String = lines[first]
-                .chars()
-                .rev()
-                .take(4)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            let head: String = next.chars().take(4).collect();
-            format!("{tail}\n{head}")
-        }
-    })
-}
-
-/// The 1-based line of `text` where `needle` starts (1 when it is not there).
-fn line_of(text: &str, needle: &str) -> usize {
-    text.find(needle)
-        .map_or(1, |at| text[..at].matches('\n').count() + 1)
-}
-
-/// `s` with Read's line-number prefix (`N<TAB>`, right-aligned to six) on each line.
-fn prefixed(s: &str, first: usize) -> String {
-    s.split('\n')
-        .enumerate()
-        .map(|(i, l)| format!("{:>6}\t{l}", first + i))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// What the file holds after `edit` as far as the generator can tell: the exact text
-/// replaced (once, or everywhere with `replace_all`); unchanged when it is not there.
-fn apply_guess(text: &str, edit: &GenEdit) -> String {
-    let old = edit.old.replace("\r\n", "\n");
-    if old.is_empty() || !text.contains(&old) {
-        return text.to_string();
-    }
-    let new = edit.new.replace("\r\n", "\n");
-    if edit.replace_all {
-        text.replace(&old, &new)
-    } else {
-        text.replacen(&old, &new, 1)
-    }
 }
 
 #[cfg(test)]
@@ -476,6 +506,75 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn each_dialect_is_generated_only_when_declared() {
+        let five: Vec<String> = editref_protocol::FEATURES
+            .iter()
+            .filter(|f| !editref_protocol::EXTRA_FEATURES.contains(f))
+            .map(|s| s.to_string())
+            .collect();
+        for extra in ["text_editor", "line_edit", "apply_patch", "search_replace"] {
+            let mut declared = five.clone();
+            declared.push(extra.to_string());
+            let allowed = Allowed::new(&declared);
+            let mut seen = 0;
+            for seed in 0..300 {
+                for s in from_seed(seed, &allowed).steps {
+                    let dialect = match s {
+                        GenStep::Editor { .. } => "text_editor",
+                        GenStep::LineEdit { .. } => "line_edit",
+                        GenStep::Patch { .. } => "apply_patch",
+                        GenStep::Blocks { .. } => "search_replace",
+                        _ => continue,
+                    };
+                    assert_eq!(dialect, extra, "seed {seed}");
+                    seen += 1;
+                }
+            }
+            assert!(seen > 50, "{extra}: {seen} steps in 300 cases");
+        }
+    }
+
+    #[test]
+    fn links_are_made_and_swapped_between_calls() {
+        let (mut made, mut swapped, mut used_after) = (0, 0, 0);
+        for seed in 0..600 {
+            let c = from_seed(seed, &all());
+            let mut names: Vec<String> = c.links.iter().map(|(l, _)| l.clone()).collect();
+            for (i, s) in c.steps.iter().enumerate() {
+                if let GenStep::Link { path, .. } = s {
+                    if names.contains(path) {
+                        swapped += 1;
+                    } else {
+                        made += 1;
+                        names.push(path.clone());
+                    }
+                    let later = &c.steps[i + 1..];
+                    used_after += usize::from(later.iter().any(|s| {
+                        matches!(s, GenStep::Edit { path: p, .. } | GenStep::Read { path: p, .. } if p == path)
+                    }));
+                }
+            }
+        }
+        assert!(
+            made > 20 && swapped > 10 && used_after > 10,
+            "{made} {swapped} {used_after}"
+        );
+    }
+
+    #[test]
+    fn some_files_have_a_line_longer_than_2000_characters() {
+        let long = (0..1000)
+            .filter(|&seed| {
+                from_seed(seed, &all()).files[0]
+                    .text
+                    .split('\n')
+                    .any(|l| l.chars().count() > parts::LONG_LINE)
+            })
+            .count();
+        assert!((20..=120).contains(&long), "{long} of 1000");
     }
 
     #[test]

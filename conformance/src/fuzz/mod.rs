@@ -16,17 +16,24 @@
 //! ```
 //!
 //! `parts` holds the hard parts files are made of, `gen` the generator (seeded or driven by
-//! `arbitrary` bytes), `yaml` the corpus writer, `observe` one run without judgement,
-//! `compare` the kinds of disagreement, `shrink` the reducer, `known` accepted divergences and
+//! `arbitrary` bytes) with `edits` (an edit's strings) and `dialects` (the dialects' steps),
+//! `yaml` the corpus writer and `requires` the features a case needs, `observe` one run without
+//! judgement, `compare` the kinds of disagreement (every one of a case) with `bytes` (how two
+//! trees differ), `shrink` and `shrink_steps` the reducer, `known` accepted divergences and
 //! `campaign` the loop that ties them together.
 
+pub mod bytes;
 pub mod campaign;
 pub mod compare;
+pub mod dialects;
+mod edits;
 pub mod gen;
 pub mod known;
 pub mod observe;
 pub mod parts;
+pub mod requires;
 pub mod shrink;
+mod shrink_steps;
 pub mod yaml;
 
 pub use campaign::{campaign, Finding, Outcome, Settings, Tick};

@@ -2,6 +2,9 @@
 //! and the final tree, byte for byte. The differential fuzzer observes the reference and the
 //! implementation under test on the same case and compares the two observations.
 //!
+//! The tree is taken after every step, so that a comparison can tell the step after which the
+//! two sides' files first differ, and judge the later steps knowing that.
+//!
 //! It takes the same way through the sandbox and the adapter as the corpus runner (the tree is
 //! built by [`Sandbox::build`], paths are joined by [`absolutize`], harness actions are the
 //! sandbox's), so a disagreement found here is one the written finding reproduces.
@@ -37,6 +40,9 @@ pub struct Observation {
     pub answers: Vec<Answer>,
     /// The tree (below the case root, sandbox directory excluded) before the first step.
     pub before: BTreeMap<String, Actual>,
+    /// The tree after each step done, in order (a step the harness could not perform, or
+    /// whose call broke the adapter, has none).
+    pub trees: Vec<BTreeMap<String, Actual>>,
     /// The tree after the last step.
     pub after: BTreeMap<String, Actual>,
     /// The harness itself could not do its part (build the tree, perform an action).
@@ -104,11 +110,13 @@ pub fn observe(adapter: &mut dyn Adapter, case: &Case, tmp: Option<&Path>) -> Ob
             Step::Touch { path, shift_ns } => sb.touch(path, *shift_ns),
             Step::Chmod { path, mode } => sb.chmod(path, *mode),
             Step::Remove { path } => sb.remove(path),
+            Step::Link { path, target } => sb.link(path, target),
         };
         if let Err(e) = done {
             obs.harness_error = Some(format!("{}: {e}", step.label()));
             break;
         }
+        obs.trees.push(keyed(sb.snapshot()));
     }
     if let Err(e) = adapter.case_end() {
         obs.answers.push(broken(e));

@@ -1,5 +1,6 @@
 //! The hard parts generated files are made of: lines of code and prose with straight and curly
-//! quotes, tags the API abbreviates, tabs, non-ASCII text, long lines — and the line endings,
+//! quotes, tags the API abbreviates, tabs, non-ASCII text, long lines (some beyond 2,000
+//! characters) — and the line endings,
 //! encodings and perturbations that make a naive `str.replace` go wrong.
 //!
 //! Everything here is a table or a small choice over one, so that a generated case reads like
@@ -186,6 +187,26 @@ pub fn line(u: &mut Unstructured<'_>, narrow: bool) -> Result<String> {
     })
 }
 
+/// A line of more than 2,000 characters: longer than the lines some tools' Read shows whole,
+/// so a Read of it tells whether and where a tool cuts it. Its end differs from its start, so
+/// an edit cut from either end is found once.
+pub fn long_line(u: &mut Unstructured<'_>, narrow: bool) -> Result<String> {
+    let target = u.int_in_range(LONG_LINE + 1..=LONG_LINE + 400)?;
+    let mut s = String::with_capacity(target + 32);
+    let mut i = 0u32;
+    while s.chars().count() < target {
+        let w = word(u)?;
+        s.push_str(w);
+        s.push(if narrow || i % 7 != 3 { ' ' } else { '\u{e9}' });
+        i += 1;
+    }
+    s.push_str("end;");
+    Ok(s)
+}
+
+/// The line length, in characters, that [`long_line`] goes beyond.
+pub const LONG_LINE: usize = 2000;
+
 /// A file's text: lines with the chosen endings, some planted twice, and a final line break
 /// most of the time. Returns the text as stored (endings included).
 pub fn file_text(u: &mut Unstructured<'_>, endings: Endings, narrow: bool) -> Result<String> {
@@ -196,6 +217,10 @@ pub fn file_text(u: &mut Unstructured<'_>, endings: Endings, narrow: bool) -> Re
         let to = u.int_in_range(0..=lines.len())?;
         let copy = lines[from].clone();
         lines.insert(to, copy);
+    }
+    if u.ratio(1, 20)? {
+        let at = u.int_in_range(0..=lines.len())?;
+        lines.insert(at, long_line(u, narrow)?);
     }
     let final_break = u.ratio(3, 4)?;
     let mut text = String::new();

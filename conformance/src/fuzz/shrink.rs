@@ -6,8 +6,13 @@
 //! from that one until no proposal is kept or the budget of tests is spent. Every proposal is
 //! strictly smaller by [`size`], so shrinking always ends.
 
+use super::dialects::{EditorCommand, PatchOp};
 use super::gen::{GenCase, GenEdit, GenStep};
 use super::parts::Encoding;
+use super::shrink_steps::{
+    shorter, smaller_blocks, smaller_commands, smaller_edits, smaller_patches,
+};
+use super::yaml::call_of;
 
 /// A measure that every proposal makes smaller: bytes of text plus weights for structure.
 pub fn size(case: &GenCase) -> usize {
@@ -30,10 +35,50 @@ pub fn size(case: &GenCase) -> usize {
                     text.len() + usize::from(*encoding != Encoding::Utf8) * 8
                 }
                 GenStep::Touch { .. } => 0,
+                GenStep::Link { .. } => 8,
+                GenStep::Editor { command, .. } => match command {
+                    EditorCommand::View { range } => usize::from(range.is_some()) * 4,
+                    EditorCommand::StrReplace { old, new } => {
+                        old.len() + new.as_ref().map_or(0, |n| n.len() + 1) + 4
+                    }
+                    EditorCommand::Insert { line, text } => *line as usize + text.len() + 4,
+                },
+                GenStep::LineEdit {
+                    start,
+                    end,
+                    content,
+                    expected,
+                    ..
+                } => {
+                    (*start as usize)
+                        + (*end as usize)
+                        + content.len()
+                        + expected.as_ref().map_or(0, |e| e.len() + 1)
+                }
+                GenStep::Patch { ops } => ops.iter().map(op_size).sum::<usize>(),
+                GenStep::Blocks { blocks } => blocks
+                    .iter()
+                    .map(|b| 8 + b.search.len() + b.replace.len())
+                    .sum::<usize>(),
             }
         })
         .sum();
     files + steps + case.links.len() * 24
+}
+
+/// The size of one patch operation.
+fn op_size(op: &PatchOp) -> usize {
+    8 + match op {
+        PatchOp::Add { lines, .. } => lines.iter().map(|l| l.len() + 1).sum(),
+        PatchOp::Delete { .. } => 0,
+        PatchOp::Update { chunks, .. } => chunks
+            .iter()
+            .map(|c| {
+                4 + c.anchor.as_ref().map_or(0, |a| a.len() + 1)
+                    + c.lines.iter().map(|(_, l)| l.len() + 2).sum::<usize>()
+            })
+            .sum(),
+    }
 }
 
 /// Shrinks `case` while `still(candidate)` holds, testing at most `budget` candidates.
@@ -68,20 +113,30 @@ pub fn shrink(
 /// Smaller variants of `case`, largest cuts first.
 pub fn proposals(case: &GenCase) -> Vec<GenCase> {
     let mut out = Vec::new();
-    // Whole steps, from the last.
+    // Whole steps, from the last (a case keeps a call: without one it tests nothing, and a
+    // case of no steps does not load).
     for i in (0..case.steps.len()).rev() {
         let mut c = case.clone();
         c.steps.remove(i);
-        out.push(c);
+        if c.steps.iter().any(|s| call_of(s).is_some()) {
+            out.push(c);
+        }
     }
     // Links and extra files.
     for i in 0..case.links.len() {
         let mut c = case.clone();
         let (link, target) = c.links.remove(i);
-        for s in &mut c.steps {
-            rename(s, &link, &target);
-        }
+        rename_all(&mut c.steps, &link, &target);
         out.push(c);
+    }
+    // A link made between calls: gone, its later uses naming its target instead.
+    for (i, s) in case.steps.iter().enumerate() {
+        if let GenStep::Link { path, target } = s {
+            let mut c = case.clone();
+            c.steps.remove(i);
+            rename_all(&mut c.steps[i..], path, target);
+            out.push(c);
+        }
     }
     for i in 1..case.files.len() {
         let mut c = case.clone();
@@ -216,63 +271,95 @@ pub fn proposals(case: &GenCase) -> Vec<GenCase> {
                     });
                 }
             }
-            _ => {}
+            GenStep::Editor { path, command } => {
+                for command in smaller_commands(command) {
+                    put(GenStep::Editor {
+                        path: path.clone(),
+                        command,
+                    });
+                }
+            }
+            GenStep::LineEdit {
+                path,
+                start,
+                end,
+                content,
+                expected,
+            } => {
+                let with = |start: u64, end: u64, content: String, expected: Option<String>| {
+                    GenStep::LineEdit {
+                        path: path.clone(),
+                        start,
+                        end,
+                        content,
+                        expected,
+                    }
+                };
+                if expected.is_some() {
+                    put(with(*start, *end, content.clone(), None));
+                }
+                if *end >= *start && *start > 0 {
+                    put(with(*start, *end - 1, content.clone(), expected.clone()));
+                }
+                if *start > 1 {
+                    put(with(
+                        *start - 1,
+                        end.saturating_sub(1),
+                        content.clone(),
+                        expected.clone(),
+                    ));
+                }
+                for t in shorter(content) {
+                    put(with(*start, *end, t, expected.clone()));
+                }
+            }
+            GenStep::Patch { ops } => {
+                for ops in smaller_patches(ops) {
+                    put(GenStep::Patch { ops });
+                }
+            }
+            GenStep::Blocks { blocks } => {
+                for blocks in smaller_blocks(blocks) {
+                    put(GenStep::Blocks { blocks });
+                }
+            }
+            GenStep::Read { window: None, .. } | GenStep::Touch { .. } | GenStep::Link { .. } => {}
         }
     }
     out
 }
 
-/// A call naming `from` names `to` instead (a removed link's target).
+/// Steps naming `from` name `to` instead (a removed link's target), up to a step that makes a
+/// link of that name again: the steps after it mean the new link.
+fn rename_all(steps: &mut [GenStep], from: &str, to: &str) {
+    for step in steps {
+        rename(step, from, to);
+        if matches!(step, GenStep::Link { path, .. } if path == from) {
+            break;
+        }
+    }
+}
+
+/// A step naming `from` names `to` instead.
 fn rename(step: &mut GenStep, from: &str, to: &str) {
-    let path = match step {
+    let one = |path: &mut String| {
+        if path == from {
+            *path = to.to_string();
+        }
+    };
+    match step {
         GenStep::Read { path, .. }
         | GenStep::Edit { path, .. }
         | GenStep::MultiEdit { path, .. }
         | GenStep::Write { path, .. }
         | GenStep::Modify { path, .. }
-        | GenStep::Touch { path } => path,
-    };
-    if path == from {
-        *path = to.to_string();
+        | GenStep::Touch { path }
+        | GenStep::Editor { path, .. }
+        | GenStep::LineEdit { path, .. } => one(path),
+        GenStep::Link { target, .. } => one(target),
+        GenStep::Patch { ops } => ops.iter_mut().for_each(|o| one(o.path_mut())),
+        GenStep::Blocks { blocks } => blocks.iter_mut().for_each(|b| one(&mut b.path)),
     }
-}
-
-/// Smaller variants of one edit: no replace_all, a shorter new_string, a shorter old_string.
-fn smaller_edits(e: &GenEdit) -> Vec<GenEdit> {
-    let mut out = Vec::new();
-    if e.replace_all {
-        out.push(GenEdit {
-            replace_all: false,
-            ..e.clone()
-        });
-    }
-    for new in shorter(&e.new) {
-        out.push(GenEdit { new, ..e.clone() });
-    }
-    for old in shorter(&e.old) {
-        out.push(GenEdit { old, ..e.clone() });
-    }
-    out
-}
-
-/// Shorter variants of a string: empty, one letter, each half, without its first or last
-/// character.
-fn shorter(s: &str) -> Vec<String> {
-    let chars: Vec<char> = s.chars().collect();
-    if chars.is_empty() {
-        return Vec::new();
-    }
-    let mut out = vec![String::new()];
-    if chars.len() > 1 {
-        out.push("x".into());
-        let half = chars.len() / 2;
-        out.push(chars[..half].iter().collect());
-        out.push(chars[half..].iter().collect());
-        out.push(chars[1..].iter().collect());
-        out.push(chars[..chars.len() - 1].iter().collect());
-    }
-    out.dedup();
-    out
 }
 
 #[cfg(test)]
@@ -335,6 +422,43 @@ mod tests {
         assert_eq!(edit.new, "");
         assert!(!edit.replace_all);
         assert!(size(&small) < size(&big));
+    }
+
+    #[test]
+    fn a_link_made_between_calls_goes_with_its_uses_renamed() {
+        let step = |path: &str| GenStep::Read {
+            path: path.into(),
+            window: None,
+        };
+        let link = |target: &str| GenStep::Link {
+            path: "link.txt".into(),
+            target: target.into(),
+        };
+        let mut c = case("a\n", "a");
+        c.links.clear();
+        c.steps = vec![
+            link("a.txt"),
+            step("link.txt"),
+            link("b.txt"),
+            step("link.txt"),
+        ];
+        let all = proposals(&c);
+        // The first link removed: its uses up to the next link name its target.
+        assert!(all
+            .iter()
+            .any(|p| p.steps == vec![step("a.txt"), link("b.txt"), step("link.txt")]));
+        // The swap removed: the later use names the file it swapped to.
+        assert!(all
+            .iter()
+            .any(|p| p.steps == vec![link("a.txt"), step("link.txt"), step("b.txt")]));
+        // Shrinking keeps the swap when the property needs it.
+        let (small, _) = shrink(c, 200, &mut |p: &GenCase| {
+            p.steps
+                .iter()
+                .any(|s| matches!(s, GenStep::Link { target, .. } if target == "b.txt"))
+                && p.steps.last() == Some(&step("link.txt"))
+        });
+        assert_eq!(small.steps, vec![link("b.txt"), step("link.txt")]);
     }
 
     #[test]

@@ -7,20 +7,21 @@
 //! ASCII-and-Unicode escaped, so bytes such as a lone CR or a BOM survive any editor and any
 //! YAML reader; bytes that are not UTF-8 are written as hex.
 
+use super::dialects::{blocks_text, editor_input, patch_text};
 use super::gen::{GenCase, GenEdit, GenStep};
-use super::parts::{Encoding, CURLY, TAGS};
+use super::parts::Encoding;
+pub use super::requires::requires;
 use serde_json::Value;
 use std::fmt::Write as _;
 
 /// What a call of the reference answered, as a finding expects it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExpectCall {
-    /// Success; what a Read showed when the call was a Read.
+    /// Success, with the parts of the output the finding checks (the corpus's subset rule),
+    /// if any.
     Ok {
-        /// `file.content` of a Read.
-        read_content: Option<String>,
-        /// The `type` of a Read that showed no content (`file_unchanged`, READ-4).
-        read_type: Option<String>,
+        /// The expected output (`expect: {ok: true, output: …}`).
+        output: Option<Value>,
     },
     /// Refusal with this code.
     Err(String),
@@ -100,128 +101,6 @@ fn hex(bytes: &[u8]) -> String {
         .join(" ")
 }
 
-/// The features a case needs, read off its content (the generator used exactly these).
-pub fn requires(case: &GenCase) -> Vec<String> {
-    let mut out: Vec<&str> = Vec::new();
-    let mut add = |f: &'static str| {
-        if !out.contains(&f) {
-            out.push(f);
-        }
-    };
-    let mut texts: Vec<&str> = case.files.iter().map(|f| f.text.as_str()).collect();
-    let mut olds: Vec<&str> = Vec::new();
-    let mut read_paths: Vec<&str> = Vec::new();
-    for f in &case.files {
-        if let Some(feature) = f.encoding.feature() {
-            add(feature);
-        }
-    }
-    if !case.links.is_empty() {
-        add("symlink");
-    }
-    let target = |p: &str| -> String {
-        case.links
-            .iter()
-            .find(|(l, _)| l == p)
-            .map_or_else(|| p.to_string(), |(_, t)| t.clone())
-    };
-    let exists = |p: &str| case.files.iter().any(|f| f.path == target(p));
-    let mut edits_before_read = false;
-    for step in &case.steps {
-        let mut edits: Vec<&GenEdit> = Vec::new();
-        match step {
-            GenStep::Read { path, window } => {
-                add("read");
-                if window.is_some() {
-                    add("partial_read");
-                }
-                read_paths.push(path);
-            }
-            GenStep::Edit { path, edit } => {
-                add("edit");
-                edits.push(edit);
-                edits_before_read |= !read_paths.iter().any(|r| target(r) == target(path));
-            }
-            GenStep::MultiEdit { path, edits: e } => {
-                add("multi_edit");
-                edits.extend(e);
-                edits_before_read |= !read_paths.iter().any(|r| target(r) == target(path));
-            }
-            GenStep::Write { path, content } => {
-                add("write");
-                texts.push(content);
-                edits_before_read |=
-                    exists(path) && !read_paths.iter().any(|r| target(r) == target(path));
-            }
-            GenStep::Modify { text, encoding, .. } => {
-                add("stale_detection");
-                texts.push(text);
-                if let Some(feature) = encoding.feature() {
-                    add(feature);
-                }
-            }
-            GenStep::Touch { .. } => add("stale_detection"),
-        }
-        for e in edits {
-            if e.replace_all {
-                add("replace_all");
-            }
-            olds.push(&e.old);
-            texts.push(&e.old);
-            texts.push(&e.new);
-        }
-    }
-    if edits_before_read {
-        add("read_before_write");
-    }
-    if texts.iter().any(|t| t.contains('\r')) {
-        add("crlf");
-    }
-    if case.files.iter().any(|f| mixed(&f.text)) {
-        add("mixed_eol");
-    }
-    let curly_in_files = case
-        .files
-        .iter()
-        .any(|f| CURLY.iter().any(|(c, _)| f.text.contains(*c)));
-    if curly_in_files && olds.iter().any(|o| o.contains(['"', '\''])) {
-        add("curly_quotes");
-    }
-    if olds
-        .iter()
-        .any(|o| TAGS.iter().any(|(_, short)| o.contains(short)))
-    {
-        add("desanitize");
-    }
-    if olds.iter().any(|o| has_line_prefix(o)) {
-        add("line_prefix_repair");
-    }
-    let mut out: Vec<String> = out.into_iter().map(String::from).collect();
-    out.sort_by_key(|f| {
-        editref_protocol::FEATURES
-            .iter()
-            .position(|x| x == f)
-            .unwrap_or(usize::MAX)
-    });
-    out
-}
-
-/// Whether the text has more than one kind of line break.
-fn mixed(text: &str) -> bool {
-    let crlf = text.matches("\r\n").count();
-    let cr = text.matches('\r').count() - crlf;
-    let lf = text.matches('\n').count() - crlf;
-    [crlf, cr, lf].iter().filter(|n| **n > 0).count() > 1
-}
-
-/// Whether the first line starts like a Read line (`   12<TAB>`).
-fn has_line_prefix(s: &str) -> bool {
-    let first = s.split('\n').next().unwrap_or("");
-    let t = first.trim_start_matches(' ');
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && t.as_bytes().get(digits) == Some(&b'\t')
-}
-
 /// A file form: text in its encoding, hex when the encoder cannot take it.
 fn form(text: &str, encoding: Encoding) -> String {
     match encoding {
@@ -245,11 +124,24 @@ fn flow(v: &Value) -> String {
         Value::Object(m) => format!(
             "{{{}}}",
             m.iter()
-                .map(|(k, v)| format!("{}: {}", quoted(k), flow(v)))
+                .map(|(k, v)| format!("{}: {}", key(k), flow(v)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
         other => other.to_string(),
+    }
+}
+
+/// A mapping key: bare when it is a plain name (`replacements`), quoted otherwise.
+fn key(k: &str) -> String {
+    let plain = k.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !["true", "false", "null", "yes", "no", "on", "off", "y", "n"]
+            .contains(&k.to_ascii_lowercase().as_str());
+    if plain {
+        k.to_string()
+    } else {
+        quoted(k)
     }
 }
 
@@ -288,7 +180,29 @@ pub fn call_of(step: &GenStep) -> Option<(&'static str, Value)> {
         GenStep::Write { path, content } => {
             ("Write", json!({"file_path": path, "content": content}))
         }
-        GenStep::Modify { .. } | GenStep::Touch { .. } => return None,
+        GenStep::Editor { path, command } => {
+            ("str_replace_based_edit_tool", editor_input(path, command))
+        }
+        GenStep::LineEdit {
+            path,
+            start,
+            end,
+            content,
+            expected,
+        } => {
+            let mut m = serde_json::Map::new();
+            m.insert("file_path".into(), json!(path));
+            m.insert("start_line".into(), json!(start));
+            m.insert("end_line".into(), json!(end));
+            m.insert("new_content".into(), json!(content));
+            if let Some(e) = expected {
+                m.insert("expected_text".into(), json!(e));
+            }
+            ("LineEdit", Value::Object(m))
+        }
+        GenStep::Patch { ops } => ("apply_patch", json!({"input": patch_text(ops)})),
+        GenStep::Blocks { blocks } => ("search_replace", json!({"text": blocks_text(blocks)})),
+        GenStep::Modify { .. } | GenStep::Touch { .. } | GenStep::Link { .. } => return None,
     })
 }
 
@@ -329,6 +243,14 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
             GenStep::Touch { path } => {
                 let _ = writeln!(y, "  - touch: {{path: {}, mtime: \"+2s\"}}", quoted(path));
             }
+            GenStep::Link { path, target } => {
+                let _ = writeln!(
+                    y,
+                    "  - link: {{path: {}, symlink: {}}}",
+                    quoted(path),
+                    quoted(target)
+                );
+            }
             _ => {
                 let Some((tool, input)) = call_of(step) else {
                     continue;
@@ -336,26 +258,11 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
                 let _ = writeln!(y, "  - call: {{tool: {tool}, input: {}}}", flow(&input));
                 match calls.as_mut().and_then(Iterator::next) {
                     Some(ExpectCall::Ok {
-                        read_content: Some(c),
-                        ..
+                        output: Some(output),
                     }) => {
-                        let _ = writeln!(
-                            y,
-                            "    expect: {{ok: true, output: {{file: {{content: {}}}}}}}",
-                            quoted(c)
-                        );
+                        let _ = writeln!(y, "    expect: {{ok: true, output: {}}}", flow(output));
                     }
-                    Some(ExpectCall::Ok {
-                        read_content: None,
-                        read_type: Some(t),
-                    }) => {
-                        let _ = writeln!(
-                            y,
-                            "    expect: {{ok: true, output: {{type: {}}}}}",
-                            quoted(t)
-                        );
-                    }
-                    Some(ExpectCall::Ok { .. }) | None => {}
+                    Some(ExpectCall::Ok { output: None }) | None => {}
                     Some(ExpectCall::Err(code)) => {
                         let _ = writeln!(y, "    expect: {{error: {code}}}");
                     }

@@ -296,7 +296,14 @@ mod tests {
         assert_eq!(get("a.txt").mode, Some(0o644));
         assert_eq!(get("b.bin").content, Content::Bytes(vec![0xFF, 0xFE, 0]));
         assert_eq!(get("../outside.txt").content, Content::Bytes(vec![b'x', 0]));
-        assert_eq!(case.steps.len(), 7);
+        assert_eq!(case.steps.len(), 8);
+        assert_eq!(
+            case.steps[7],
+            Step::Link {
+                path: "l".into(),
+                target: "../outside.txt".into()
+            }
+        );
         assert!(matches!(
             case.steps[3],
             Step::Touch {
@@ -355,6 +362,14 @@ mod tests {
             "text: \"z\", unchanged: true",
         );
         assert_eq!(first_error(&bad).field, "steps[2].modify.unchanged");
+
+        let bad = GOOD.replace("symlink: \"../outside.txt\"}", "text: \"x\"}");
+        let e = first_error(&bad);
+        assert_eq!(e.field, "steps[7].link.text", "{e}");
+        let bad = GOOD.replace(", symlink: \"../outside.txt\"}", "}");
+        let e = first_error(&bad);
+        assert_eq!(e.field, "steps[7].link.symlink", "{e}");
+        assert!(e.message.contains("symlink: TARGET"), "{e}");
     }
 
     #[test]

@@ -99,6 +99,8 @@ pub(super) struct RawStep {
     pub(super) chmod: Option<S<RawEntry>>,
     #[serde(default)]
     pub(super) remove: Option<S<RawEntry>>,
+    #[serde(default)]
+    pub(super) link: Option<S<RawEntry>>,
 }
 
 /// A tool call: the tool's name and its input, passed on as written.

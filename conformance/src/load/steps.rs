@@ -1,5 +1,5 @@
 //! Steps and actions: each entry of `steps:` becomes a tool call (with its expectation) or one
-//! of the harness actions — `modify`, `touch`, `chmod`, `remove` — that stand in for another
+//! of the harness actions — `modify`, `touch`, `chmod`, `remove`, `link` — that stand in for another
 //! program changing the files between calls.
 //!
 //! A step is exactly one thing; this module settles which, checks the part that belongs to it
@@ -23,6 +23,7 @@ pub(super) fn step_of(step: &S<RawStep>, field: &str, errors: &mut Errors<'_>) -
         ("touch", s.touch.is_some()),
         ("chmod", s.chmod.is_some()),
         ("remove", s.remove.is_some()),
+        ("link", s.link.is_some()),
     ]
     .iter()
     .filter(|(_, present)| *present)
@@ -33,10 +34,10 @@ pub(super) fn step_of(step: &S<RawStep>, field: &str, errors: &mut Errors<'_>) -
             step,
             field,
             if kinds.is_empty() {
-                "a step needs one of call, modify, touch, chmod, remove".to_string()
+                "a step needs one of call, modify, touch, chmod, remove, link".to_string()
             } else {
                 format!(
-                    "a step is exactly one of call, modify, touch, chmod, remove; found {}",
+                    "a step is exactly one of call, modify, touch, chmod, remove, link; found {}",
                     kinds.join(", ")
                 )
             },
@@ -87,6 +88,7 @@ pub(super) fn step_of(step: &S<RawStep>, field: &str, errors: &mut Errors<'_>) -
         ("touch", &s.touch),
         ("chmod", &s.chmod),
         ("remove", &s.remove),
+        ("link", &s.link),
     ]
     .into_iter()
     .find_map(|(n, e)| e.as_ref().map(|e| (n, e)))?;
@@ -144,6 +146,23 @@ pub(super) fn step_of(step: &S<RawStep>, field: &str, errors: &mut Errors<'_>) -
                 Some(mode) => Some(Step::Chmod { path, mode }),
                 None => {
                     errors.at(entry, format!("{field}.mode"), "chmod needs `mode`");
+                    None
+                }
+            }
+        }
+        "link" => {
+            only(&entry.value, &["path", "symlink"], &field, "link", errors);
+            match &entry.value.symlink {
+                Some(t) if !t.value.is_empty() => Some(Step::Link {
+                    path,
+                    target: t.value.clone(),
+                }),
+                _ => {
+                    errors.at(
+                        entry,
+                        format!("{field}.symlink"),
+                        "link needs `symlink: TARGET`, what the link points to",
+                    );
                     None
                 }
             }

@@ -31,6 +31,7 @@ steps:
   - call: {tool: Edit, input: {file_path: a.txt, old_string: "z", new_string: "y"}}
     expect: {error: {code: permission_denied}}
   - remove: {path: b.bin}
+  - link: {path: l, symlink: "../outside.txt"}
 expect_files:
   a.txt: {unchanged: true, mode: "0444"}
   b.bin: {absent: true}

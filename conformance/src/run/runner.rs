@@ -264,6 +264,7 @@ fn run_in(
             Step::Touch { path, shift_ns } => sb.touch(path, *shift_ns),
             Step::Chmod { path, mode } => sb.chmod(path, *mode),
             Step::Remove { path } => sb.remove(path),
+            Step::Link { path, target } => sb.link(path, target),
         };
         if let Err(e) = done {
             if problems.is_empty() {

@@ -1,5 +1,5 @@
-//! Harness actions: `modify`, `touch`, `chmod` and `remove`, the steps in which the harness
-//! plays another program changing the files between two calls.
+//! Harness actions: `modify`, `touch`, `chmod`, `remove` and `link`, the steps in which the
+//! harness plays another program changing the files between two calls.
 //!
 //! An action must change the disk the way a real program would (write in place through
 //! symlinks, shift the mtime, keep the inode) and update the harness's record of every name the
@@ -149,6 +149,34 @@ impl Sandbox {
         self.known.insert(key, Known::Absent);
         Ok(())
     }
+
+    /// `link`: another program makes `case_path` a symbolic link to `target` — a new link, or
+    /// one put in place of the file or link there (as `ln -sfn` does; a directory is refused).
+    /// The link is made under a temporary name beside it and renamed over the old entry, so
+    /// the path is never missing in between. Missing parent directories are created.
+    pub fn link(&mut self, case_path: &str, target: &str) -> Result<(), String> {
+        let key = root_relative(case_path)?;
+        let abs = self.root.join(&key);
+        let what = || format!("link {case_path}");
+        if fs::symlink_metadata(&abs).is_ok_and(|m| m.is_dir()) {
+            return Err(format!("{}: a directory is there", what()));
+        }
+        let parent = abs.parent().unwrap_or(&self.root).to_path_buf();
+        fs::create_dir_all(&parent).map_err(|e| err(what(), e))?;
+        let name = abs
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let tmp = parent.join(format!(".{name}.harness-link.tmp"));
+        let _ = fs::remove_file(&tmp);
+        std::os::unix::fs::symlink(target, &tmp).map_err(|e| err(what(), e))?;
+        if let Err(e) = fs::rename(&tmp, &abs) {
+            let _ = fs::remove_file(&tmp);
+            return Err(err(what(), e));
+        }
+        self.known
+            .insert(key, Known::Symlink(std::path::PathBuf::from(target)));
+        Ok(())
+    }
 }
 
 /// The file types `touch` refuses: FIFOs, devices and sockets.
@@ -294,6 +322,31 @@ mod tests {
             .mode()
             & 0o777;
         assert_eq!(m, 0o444);
+
+        // A link made, then swapped to another file, between two calls.
+        sb.link("l2", "h").unwrap();
+        assert_eq!(
+            sb.actual(Path::new("sandbox/l2")),
+            Actual::Symlink("h".into())
+        );
+        sb.link("l", "h").unwrap();
+        assert_eq!(
+            sb.actual(Path::new("sandbox/l")),
+            Actual::Symlink("h".into())
+        );
+        assert_eq!(
+            sb.known().get(Path::new("sandbox/l")),
+            Some(&Known::Symlink("h".into()))
+        );
+        // A file replaced by a link; no temporary name is left; a directory is refused.
+        sb.link("h", "d/a.txt").unwrap();
+        assert_eq!(
+            sb.actual(Path::new("sandbox/h")),
+            Actual::Symlink("d/a.txt".into())
+        );
+        assert_eq!(fs::read_dir(sb.dir()).unwrap().count(), 5);
+        assert!(sb.link("d", "h").is_err());
+        assert!(matches!(sb.actual(Path::new("sandbox/d")), Actual::Dir(_)));
 
         sb.remove("d").unwrap();
         assert_eq!(

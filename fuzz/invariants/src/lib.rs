@@ -21,6 +21,7 @@
 //! | [`apply_patch_parse`] | raw bytes (mode byte) | APPLY-1..4, PATH-4: the V4A parser never panics, accepts only well-formed patches, and gives back exactly the operations a model renderer wrote |
 //! | [`apply_patch_seek`] | [`SeekCase`] | APPLY-5..9, PATH-4: locating chunks never panics, replacements are sorted, disjoint and on line boundaries, and a single chunk lands where a naive model of the passes puts it |
 //! | [`dialect_inputs`] | [`DialectCase`] | EDITOR-1/4/5, LINES-1, ALIAS-1..3/5, D29: the text editor's, LineEdit's, Edit's and Write's JSON readers accept exactly what a model of the spec accepts, as the value it reads, and refuse the rest with `invalid_input` naming a field at fault; a command missing a parameter is refused for it before any file is touched |
+//! | [`conform_gen()`] | raw bytes (feature mask, then the generator's choices) | the differential fuzzer's generator: its cases use only declared features, load back from their YAML as the same case, run on the reference without a harness error, pass on the reference when written as a finding; every shrink proposal is smaller and loads |
 //!
 //! Structured inputs derive [`arbitrary::Arbitrary`] with an explicit byte framing
 //! ([`framing`]), so that seeds can be written from the conformance corpus and regression files
@@ -37,6 +38,7 @@ mod apply_patch_seek;
 mod atomic;
 mod dialect_inputs;
 mod dialect_model;
+pub mod conform_gen;
 mod document;
 mod edit;
 mod edit_case;
@@ -60,6 +62,7 @@ pub use atomic::{atomic_write, AtomicCase, AtomicEnd, AtomicTool, FaultChoice};
 pub use dialect_inputs::{
     dialect_inputs, special, DialectCase, FieldSpec, KeySpec, ValueSpec, COMMAND_NAMES, KEYS,
 };
+pub use conform_gen::conform_gen;
 pub use document::document_roundtrip;
 pub use edit::{edit_vs_model, EditEnd};
 pub use edit_case::{EditCase, EditSpec, OldString};
@@ -84,6 +87,8 @@ pub const TARGETS: [&str; 10] = [
     "apply_patch_parse",
     "apply_patch_seek",
     "dialect_inputs",
+    // The differential fuzzer's own generator (editref_conform::fuzz).
+    "conform_gen",
 ];
 
 /// What an invariant check returns: `Err` describes the violated invariant.
@@ -113,6 +118,7 @@ pub fn reach(target: &str, data: &[u8]) -> Option<Result<depth::Ending, String>>
         "apply_patch_parse" => checked(apply_patch_parse(data)),
         "apply_patch_seek" => structured(data, |c| checked(apply_patch_seek(c))),
         "dialect_inputs" => structured(data, dialect_inputs),
+        "conform_gen" => checked(conform_gen(data)),
         _ => return None,
     })
 }

@@ -79,7 +79,8 @@ targets!(
     search_replace_parse,
     apply_patch_parse,
     apply_patch_seek,
-    dialect_inputs
+    dialect_inputs,
+    conform_gen
 );
 
 /// The fuzz package builds exactly the library's targets, and every regression directory

@@ -544,6 +544,7 @@ fn main() -> ExitCode {
         }
         let mut list = select::corpus_share(seeds.by_target.remove(target).unwrap_or_default());
         list.extend(select::random_share(target));
+        list.extend(select::generator_share(target));
         for (name, bytes) in &list {
             if let Err(e) = std::fs::write(dir.join(name), bytes) {
                 eprintln!("cannot write seed {name}: {e}");

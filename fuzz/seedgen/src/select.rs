@@ -47,3 +47,21 @@ pub(crate) fn random_share(target: &str) -> Vec<(String, Vec<u8>)> {
         .map(|(i, b)| (format!("random-{i:03}"), b))
         .collect()
 }
+
+/// Seeds of `conform_gen` (none for other targets): the cases of the first seeds of a
+/// differential run (`editref conform --fuzz --seed 0`) for an implementation declaring every
+/// feature. The generator takes any bytes; these start the fuzzer on cases a run really makes.
+pub(crate) fn generator_share(target: &str) -> Vec<(String, Vec<u8>)> {
+    if target != "conform_gen" {
+        return Vec::new();
+    }
+    (0..GENERATOR_SEEDS)
+        .map(|i| {
+            let input = editref_fuzzing::conform_gen::seed_input(i, 600);
+            (format!("seed-{i:03}"), input)
+        })
+        .collect()
+}
+
+/// How many seeds [`generator_share`] gives.
+const GENERATOR_SEEDS: u64 = 60;

@@ -1,0 +1,207 @@
+//! The features a generated case needs, read off its content: what a written finding lists in
+//! `requires`, and what keeps the shrinker from proposing a case the implementation did not
+//! declare it can run (a smaller case may need *fewer* features, never others).
+//!
+//! The generator used exactly these features, so a case generated for an implementation
+//! requires only what the implementation declared.
+
+use super::dialects::{EditorCommand, PatchOp};
+use super::gen::{GenCase, GenEdit, GenStep};
+use super::parts::{CURLY, TAGS};
+
+/// The features `case` needs, in the order of the protocol's vocabulary.
+pub fn requires(case: &GenCase) -> Vec<String> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut add = |f: &'static str| {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    };
+    let mut texts: Vec<&str> = case.files.iter().map(|f| f.text.as_str()).collect();
+    let mut olds: Vec<&str> = Vec::new();
+    let mut read_targets: Vec<String> = Vec::new();
+    for f in &case.files {
+        if let Some(feature) = f.encoding.feature() {
+            add(feature);
+        }
+    }
+    if !case.links.is_empty() {
+        add("symlink");
+    }
+    // The links as they are at each step: a `Link` step changes where a path leads.
+    let mut links = case.links.clone();
+    let target = |links: &[(String, String)], p: &str| -> String {
+        links
+            .iter()
+            .find(|(l, _)| l == p)
+            .map_or_else(|| p.to_string(), |(_, t)| t.clone())
+    };
+    let exists =
+        |links: &[(String, String)], p: &str| case.files.iter().any(|f| f.path == target(links, p));
+    let mut edits_before_read = false;
+    for step in &case.steps {
+        let mut edits: Vec<&GenEdit> = Vec::new();
+        let unread = |links: &[(String, String)], p: &str, read: &[String]| {
+            !read.iter().any(|r| *r == target(links, p))
+        };
+        match step {
+            GenStep::Read { path, window } => {
+                add("read");
+                if window.is_some() {
+                    add("partial_read");
+                }
+                read_targets.push(target(&links, path));
+            }
+            GenStep::Edit { path, edit } => {
+                add("edit");
+                edits.push(edit);
+                edits_before_read |= unread(&links, path, &read_targets);
+            }
+            GenStep::MultiEdit { path, edits: e } => {
+                add("multi_edit");
+                edits.extend(e);
+                edits_before_read |= unread(&links, path, &read_targets);
+            }
+            GenStep::Write { path, content } => {
+                add("write");
+                texts.push(content);
+                edits_before_read |= exists(&links, path) && unread(&links, path, &read_targets);
+            }
+            GenStep::Modify { text, encoding, .. } => {
+                add("stale_detection");
+                texts.push(text);
+                if let Some(feature) = encoding.feature() {
+                    add(feature);
+                }
+            }
+            GenStep::Touch { .. } => add("stale_detection"),
+            GenStep::Link { path, target: t } => {
+                add("symlink");
+                links.retain(|(l, _)| l != path);
+                links.push((path.clone(), t.clone()));
+            }
+            GenStep::Editor { path, command } => {
+                add("text_editor");
+                match command {
+                    EditorCommand::View { range } => {
+                        if range.is_some() {
+                            add("partial_read");
+                        }
+                        read_targets.push(target(&links, path));
+                    }
+                    EditorCommand::StrReplace { old, new } => {
+                        olds.push(old);
+                        texts.push(old);
+                        if let Some(n) = new {
+                            texts.push(n);
+                        }
+                    }
+                    EditorCommand::Insert { text, .. } => {
+                        texts.push(text);
+                        edits_before_read |= unread(&links, path, &read_targets);
+                    }
+                }
+            }
+            GenStep::LineEdit {
+                path,
+                content,
+                expected,
+                ..
+            } => {
+                add("line_edit");
+                texts.push(content);
+                if let Some(e) = expected {
+                    texts.push(e);
+                }
+                edits_before_read |= unread(&links, path, &read_targets);
+            }
+            GenStep::Patch { ops } => {
+                add("apply_patch");
+                for op in ops {
+                    match op {
+                        PatchOp::Add { lines, .. } => {
+                            texts.extend(lines.iter().map(String::as_str))
+                        }
+                        PatchOp::Delete { .. } => {}
+                        PatchOp::Update { chunks, .. } => {
+                            for c in chunks {
+                                texts.extend(c.anchor.as_deref());
+                                for (mark, line) in &c.lines {
+                                    texts.push(line);
+                                    if *mark != '+' {
+                                        olds.push(line);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            GenStep::Blocks { blocks } => {
+                add("search_replace");
+                for b in blocks {
+                    olds.push(&b.search);
+                    texts.push(&b.search);
+                    texts.push(&b.replace);
+                }
+            }
+        }
+        for e in edits {
+            if e.replace_all {
+                add("replace_all");
+            }
+            olds.push(&e.old);
+            texts.push(&e.old);
+            texts.push(&e.new);
+        }
+    }
+    if edits_before_read {
+        add("read_before_write");
+    }
+    if texts.iter().any(|t| t.contains('\r')) {
+        add("crlf");
+    }
+    if case.files.iter().any(|f| mixed(&f.text)) {
+        add("mixed_eol");
+    }
+    let curly_in_files = case
+        .files
+        .iter()
+        .any(|f| CURLY.iter().any(|(c, _)| f.text.contains(*c)));
+    if curly_in_files && olds.iter().any(|o| o.contains(['"', '\''])) {
+        add("curly_quotes");
+    }
+    if olds
+        .iter()
+        .any(|o| TAGS.iter().any(|(_, short)| o.contains(short)))
+    {
+        add("desanitize");
+    }
+    if olds.iter().any(|o| has_line_prefix(o)) {
+        add("line_prefix_repair");
+    }
+    let mut out: Vec<String> = out.into_iter().map(String::from).collect();
+    out.sort_by_key(|f| {
+        editref_protocol::FEATURES
+            .iter()
+            .position(|x| x == f)
+            .unwrap_or(usize::MAX)
+    });
+    out
+}
+
+/// Whether the text has more than one kind of line break.
+fn mixed(text: &str) -> bool {
+    let crlf = text.matches("\r\n").count();
+    let cr = text.matches('\r').count() - crlf;
+    let lf = text.matches('\n').count() - crlf;
+    [crlf, cr, lf].iter().filter(|n| **n > 0).count() > 1
+}
+
+/// Whether the first line starts like a Read line (`   12<TAB>`).
+fn has_line_prefix(s: &str) -> bool {
+    let first = s.split('\n').next().unwrap_or("");
+    let t = first.trim_start_matches(' ');
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && t.as_bytes().get(digits) == Some(&b'\t')
+}
