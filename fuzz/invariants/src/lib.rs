@@ -76,7 +76,7 @@ use arbitrary::{Arbitrary, Unstructured};
 
 /// The names of the fuzz targets, which are also the directory names under `fuzz/regressions/`,
 /// `fuzz/seeds/` and `fuzz/corpus/`.
-pub const TARGETS: [&str; 10] = [
+pub const TARGETS: [&str; 11] = [
     "document_roundtrip",
     "edit_vs_model",
     "repair",
