@@ -91,6 +91,13 @@ pub(crate) fn last_run(w: &mut String, r: &Records, run: &Value) {
         ms(r.n("load", "mcp_http", "p50_us")),
         ms(r.n("load", "mcp_http", "p99_us"))
     );
+    let _ = writeln!(
+        w,
+        "| largest peak RSS per handled byte, inputs of 1 MiB and more (above the program's \
+         baseline) | {:.2} ({:.2}) |",
+        r.max_f64("content", "worst_rss_per_input_byte"),
+        r.max_f64("content", "worst_rss_above_baseline_per_input_byte")
+    );
     let _ = writeln!(w, "| **lost or corrupted** | **{bad}** |");
     if !missing.is_empty() {
         let _ = writeln!(
