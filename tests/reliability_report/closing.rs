@@ -35,12 +35,14 @@ pub(crate) fn limits(w: &mut String) {
     let _ = writeln!(
         w,
         "```sh\n\
-         scripts/reliability                 # CI counts (500 kills, …), renders this file\n\
+         scripts/reliability --check --dev   # what CI runs: CI counts (150 kills, …) on the test build\n\
+         scripts/reliability                 # CI counts, optimised build, renders this file\n\
          scripts/reliability --kills 5000    # more kills; see --help for every option\n\
          scripts/reliability --load-secs 60  # the MCP load run for 60 s\n\
          cargo test --test 'reliability_*'   # quick smoke counts, no rendering\n\
          ```\n\n\
-         A failing run can be replayed exactly with `--seed N` (the seed of the run is shown \
-         above)."
+         The counts of the run above are in its `counts` row, and the command that made it in \
+         its `command` row. A failing run can be replayed exactly with `--seed N` (the seed of \
+         the run is shown above)."
     );
 }

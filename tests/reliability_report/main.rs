@@ -28,7 +28,7 @@ use structure::assert_same_structure;
 
 /// Every test that must have reported, by suite.
 const EXPECTED: [(&str, &[&str]); 7] = [
-    ("crash", &["sigkill_during_edit"]),
+    ("crash", &["sigkill_during_edit", "sigkill_named_temp_file"]),
     ("power", &["crash_states"]),
     ("faults", &["named", "races", "sweep"]),
     (

@@ -111,15 +111,4 @@ impl Records {
             })
             .sum()
     }
-
-    pub(crate) fn levels(&self) -> Vec<String> {
-        let mut l: Vec<String> = self
-            .by_test
-            .values()
-            .filter_map(|v| v["level"].as_str().map(str::to_string))
-            .collect();
-        l.sort();
-        l.dedup();
-        l
-    }
 }

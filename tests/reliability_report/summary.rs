@@ -38,20 +38,22 @@ pub(crate) fn last_run(w: &mut String, r: &Records, run: &Value) {
         "| temp files left per 1,000 kills | {} |",
         per_thousand(r.n("crash", "sigkill_during_edit", "orphans"), kills)
     );
+    let named = "sigkill_named_temp_file";
     let _ = writeln!(
         w,
-        "| temp files of dead writers left after the next edit | {} |",
+        "| writers on the named temp file killed while it had its name (orphans they left) | {} \
+         ({}) |",
+        thousands(r.n("crash", named, "kills")),
+        thousands(r.n("crash", named, "orphans"))
+    );
+    let crash_sum = |key: &str| r.n("crash", "sigkill_during_edit", key) + r.n("crash", named, key);
+    let _ = writeln!(
+        w,
+        "| temp files of dead writers before the next edit, and left after it | {}, {} |",
+        thousands(crash_sum("orphans_before_next_edit")),
         thousands(
-            r.n(
-                "crash",
-                "sigkill_during_edit",
-                "orphans_left_after_next_edit"
-            )
-            .saturating_sub(r.n(
-                "crash",
-                "sigkill_during_edit",
-                "orphans_kept_pid_reused"
-            ))
+            crash_sum("orphans_left_after_next_edit")
+                .saturating_sub(crash_sum("orphans_kept_pid_reused"))
         )
     );
     let _ = writeln!(
@@ -112,6 +114,7 @@ pub(crate) fn last_run(w: &mut String, r: &Records, run: &Value) {
         ("command", "command"),
         ("machine", "machine"),
         ("profile", "build profile"),
+        ("build_s", "build time (s)"),
         ("elapsed_s", "run time (s), build excluded"),
     ] {
         if let Some(v) = run.get(k).filter(|v| !v.is_null()) {
@@ -122,14 +125,55 @@ pub(crate) fn last_run(w: &mut String, r: &Records, run: &Value) {
             let _ = writeln!(w, "| {label} | `{v}` |");
         }
     }
+    let file_system = r
+        .figures("crash", "sigkill_during_edit")
+        .get("file_system")
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+        .to_string();
     let _ = writeln!(
         w,
-        "| counts | {} (seed {}) |",
-        r.levels().join(", "),
+        "| file system of the test directories | `{file_system}` |"
+    );
+    let _ = writeln!(w, "| counts | {} |", counts(r));
+}
+
+/// The counts and sizes the run used, as the tests recorded them (not as the options asked):
+/// what the figures above were measured with.
+fn counts(r: &Records) -> String {
+    let crash = |k: &str| r.n("crash", "sigkill_during_edit", k);
+    let load = |k: &str| r.n("load", "mcp_http", k);
+    let mib = |suite: &str, test: &str, k: &str| r.n(suite, test, k) as f64 / 1048576.0;
+    let workers = |test: &str| {
+        format!(
+            "{} × {}",
+            r.n("concurrency", test, "workers"),
+            r.n("concurrency", test, "edits_per_worker")
+        )
+    };
+    format!(
+        "{} kills of a {:.0} MiB file and {} on the named temp file; concurrent edits {} \
+         (processes) and {} (threads); {} calls raced per resolver; a {:.0} MiB line, a {:.0} MiB \
+         old_string and a {:.0} MiB protocol line; MCP load {} sessions × {}; seed {}",
+        thousands(crash("kills")),
+        mib("crash", "sigkill_during_edit", "file_bytes"),
+        thousands(r.n("crash", "sigkill_named_temp_file", "kills")),
+        workers("processes_call_session"),
+        workers("threads_shared_session"),
+        thousands(r.n("paths", "adversary_swap_openat2", "attempts")),
+        mib("content", "single_line", "line_bytes"),
+        mib("content", "huge_old_string", "old_string_bytes"),
+        mib("content", "huge_protocol_line", "line_bytes"),
+        load("sessions"),
+        if load("seconds") > 0 {
+            format!("{} s", load("seconds"))
+        } else {
+            format!("{} operations", load("ops_per_session"))
+        },
         r.by_test
             .values()
             .next()
             .and_then(|v| v["seed"].as_u64())
             .unwrap_or(0)
-    );
+    )
 }
