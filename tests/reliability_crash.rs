@@ -485,7 +485,7 @@ fn kill_run(writer: Writer, test: &'static str, kills: u64) {
 
     rec.set("kills", kills)
         .set("file_bytes", size as u64)
-        .set("file_system", rs::file_system(dir))
+        .set("file_system", rs::file_system::name_of(dir))
         .set("left_old", old)
         .set("left_new", new)
         .set("finished_before_kill", completed)
