@@ -197,6 +197,10 @@ fn serve_answers_bad_input_with_coded_errors_and_keeps_going() {
 }
 
 fn call(args: &[&str], stdin: &str, cwd: &Path) -> (i32, Value) {
+    call_bytes(args, stdin.as_bytes(), cwd)
+}
+
+fn call_bytes(args: &[&str], stdin: &[u8], cwd: &Path) -> (i32, Value) {
     let mut child = Command::new(BIN)
         .args(args)
         .current_dir(cwd)
@@ -205,12 +209,7 @@ fn call(args: &[&str], stdin: &str, cwd: &Path) -> (i32, Value) {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
     let out = child.wait_with_output().unwrap();
     let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     (out.status.code().unwrap_or(-1), v)
@@ -255,6 +254,47 @@ fn call_with_a_session_file_enforces_read_before_write_and_staleness() {
         (code, v["error"]["code"].clone()),
         (1, json!("invalid_input"))
     );
+}
+
+/// `editref call` parses the call as it reads it (a many-megabyte call is never held twice):
+/// bytes that are not UTF-8, in a string or outside one, and text after the call are refused
+/// like any other call that is not JSON, with a coded error, and the file stays as it was.
+#[test]
+fn call_refuses_a_call_that_is_not_utf8_or_not_one_value_with_a_coded_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("f.txt"), b"a\n").unwrap();
+    let edit = |old: &[u8]| {
+        let mut req = br#"{"tool":"Edit","input":{"file_path":"f.txt","old_string":""#.to_vec();
+        req.extend_from_slice(old);
+        req.extend_from_slice(br#"","new_string":"b"}}"#);
+        req
+    };
+    let mut trailing = edit(b"a");
+    trailing.extend_from_slice(b" {}");
+    for (what, req) in [
+        ("a string that is not UTF-8", edit(b"a\xff")),
+        ("a lone continuation byte outside strings", {
+            let mut r = edit(b"a");
+            r.insert(1, 0x80);
+            r
+        }),
+        ("a second value after the call", trailing),
+    ] {
+        let (code, v) = call_bytes(&["call"], &req, d);
+        assert_eq!(
+            (code, v["error"]["code"].clone()),
+            (1, json!("invalid_input")),
+            "{what}: {v}"
+        );
+        assert_eq!(std::fs::read(d.join("f.txt")).unwrap(), b"a\n", "{what}");
+        let left: Vec<_> = std::fs::read_dir(d).unwrap().collect();
+        assert_eq!(left.len(), 1, "{what}: no temp file is left");
+    }
+    // The same call in valid UTF-8 succeeds.
+    let (code, v) = call_bytes(&["call"], &edit(b"a"), d);
+    assert_eq!((code, v["ok"].clone()), (0, json!(true)), "{v}");
+    assert_eq!(std::fs::read(d.join("f.txt")).unwrap(), b"b\n");
 }
 
 fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {

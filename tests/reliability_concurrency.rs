@@ -7,7 +7,7 @@
 //! and threads of one process, sharing one library `Session` or each with its own.
 //!
 //! Counts: `EDITREF_RELIABILITY_PROCS` (smoke 4, CI 8) workers × `EDITREF_RELIABILITY_EDITS`
-//! (smoke 5, CI 25) edits each.
+//! (smoke 5, CI 10) edits each (threads: twice as many).
 
 mod reliability_support;
 
@@ -177,7 +177,7 @@ fn classify(reply: &Value) -> Outcome {
 #[test]
 fn session_4_processes_with_their_own_session_files() {
     let workers = rs::count("PROCS", 4, 8);
-    let edits = rs::count("EDITS", 5, 25);
+    let edits = rs::count("EDITS", 5, 10);
     let sandbox = rs::sandbox();
     let dir: PathBuf = sandbox.path().to_path_buf();
     let d = dir.clone();
@@ -212,7 +212,7 @@ fn session_4_processes_with_their_own_session_files() {
 #[test]
 fn session_4_one_shot_edit_processes() {
     let workers = rs::count("PROCS", 4, 8);
-    let edits = rs::count("EDITS", 5, 25);
+    let edits = rs::count("EDITS", 5, 10);
     let sandbox = rs::sandbox();
     let dir: PathBuf = sandbox.path().to_path_buf();
     let d = dir.clone();
@@ -263,7 +263,7 @@ fn config(dir: &Path) -> Config {
 #[test]
 fn session_4_threads_sharing_one_session() {
     let workers = rs::count("PROCS", 4, 8);
-    let edits = rs::count("EDITS", 5, 25) * 2;
+    let edits = rs::count("EDITS", 5, 10) * 2;
     let sandbox = rs::sandbox();
     let dir = sandbox.path().to_path_buf();
     let session = Arc::new(Session::new(config(&dir)));
@@ -279,7 +279,7 @@ fn session_4_threads_sharing_one_session() {
 #[test]
 fn session_4_threads_with_a_session_each() {
     let workers = rs::count("PROCS", 4, 8);
-    let edits = rs::count("EDITS", 5, 25) * 2;
+    let edits = rs::count("EDITS", 5, 10) * 2;
     let sandbox = rs::sandbox();
     let dir = sandbox.path().to_path_buf();
     let sessions: Arc<Vec<Session>> =

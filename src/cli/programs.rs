@@ -5,7 +5,7 @@ use super::{current_dir, one_shot_session, usage, UndoFlags};
 use editref::{CallOutput, Config, Session, ToolError};
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -53,19 +53,19 @@ pub fn call(
     no_fsync: bool,
     undo: &UndoFlags,
 ) -> ExitCode {
-    let mut raw = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut raw) {
-        return usage(&format!("could not read the call from stdin: {e}"));
-    }
     let reply = |v: Value, code: u8| {
         println!("{v}");
         ExitCode::from(code)
     };
-    let parsed = serde_json::from_str::<Value>(&raw);
-    // The text of the call is not needed once parsed: freed before the tool runs.
-    drop(raw);
-    let mut request: Value = match parsed {
+    // Parsed straight from stdin, never held as text: a string with escapes is built in the
+    // parser's scratch buffer and then copied into the value, so holding the text as well
+    // would make three copies of a many-megabyte call at once (PATH-4's memory bound).
+    let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+    let mut request: Value = match serde_json::from_reader(stdin) {
         Ok(v) => v,
+        Err(e) if e.is_io() => {
+            return usage(&format!("could not read the call from stdin: {e}"));
+        }
         Err(e) => {
             let err = ToolError::invalid_input(format!("the call is not valid JSON: {e}"));
             return reply(json!({"ok": false, "error": err.to_json()}), 1);

@@ -9,8 +9,9 @@
 //! new Read. Afterwards every file on disk must hold exactly every counter at the number of
 //! increments reported as landed — none lost, none twice — and nothing else. The only refusal
 //! expected is `stale`, and only on shared files. Each call's round trip is timed (client side)
-//! and the server's peak RSS is read from `/proc` before it is stopped; both are reported, never
-//! asserted on.
+//! and reported, never asserted on. The server's peak RSS is read from `/proc` halfway through
+//! the run and before it is stopped, and must not grow with the run's length
+//! ([`MEMORY_GROWTH`]).
 //!
 //! `cargo test` runs a few sessions and operations; `scripts/reliability` runs 50 sessions, and
 //! `scripts/reliability --load-secs N` keeps them going for N seconds.
@@ -27,11 +28,26 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-use worker::{Plan, Tally};
+use worker::{Halfway, Plan, Tally};
 
 /// Files shared between sessions (session `i` owns lines in shared file `i % SHARED`).
 pub const SHARED: usize = 5;
+
+/// How much the server's peak RSS may grow from halfway through the run to its end: a quarter
+/// of the halfway peak, or [`MEMORY_GROWTH_MIN_KIB`] if that is more.
+///
+/// Memory bounded means memory that does not grow with the number of calls served. By halfway
+/// through, every session has connected and read and edited every file it works on, so a
+/// bounded server has reached its working set; one whose memory grows with the calls — a
+/// leak, a cache or a per-session history without bound — adds in the second half about what
+/// it added in the first. The allowance absorbs what is not growth: the allocator's
+/// fragmentation and late first uses (a blocking thread started for the first time). This is a
+/// property of the run, not a performance threshold: it compares the server with itself.
+const MEMORY_GROWTH: u64 = 4;
+/// The least growth allowed (see [`MEMORY_GROWTH`]), in KiB.
+const MEMORY_GROWTH_MIN_KIB: u64 = 16 << 10;
 
 /// `editref mcp --http 127.0.0.1:0` on `dir`, and the address it announced.
 fn start_server(dir: &Path) -> (Child, SocketAddr) {
@@ -62,7 +78,7 @@ fn start_server(dir: &Path) -> (Child, SocketAddr) {
 }
 
 /// `VmHWM` (peak RSS) and `VmRSS` of a live process, in KiB.
-fn rss_kib(pid: u32) -> (u64, u64) {
+pub fn rss_kib(pid: u32) -> (u64, u64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let field = |name: &str| {
         status
@@ -96,11 +112,18 @@ fn mcp_sessions_under_load_lose_nothing() {
     let (mut server, addr) = start_server(&root);
     let started = Instant::now();
     let deadline = (secs > 0).then(|| started + Duration::from_secs(secs));
+    let halfway = Arc::new(Halfway::new(
+        server.id(),
+        (secs == 0).then_some(ops * sessions as u64),
+        started,
+        deadline,
+    ));
     let plan = Plan {
         ops: if secs > 0 { u64::MAX } else { ops },
         deadline,
         seed: rs::seed(),
         sessions,
+        halfway: halfway.clone(),
     };
     let handles: Vec<_> = (0..sessions)
         .map(|id| {
@@ -115,6 +138,10 @@ fn mcp_sessions_under_load_lose_nothing() {
     let elapsed = started.elapsed();
     let alive = matches!(server.try_wait(), Ok(None));
     let (peak_kib, rss_end_kib) = rss_kib(server.id());
+    let half_peak_kib = halfway.peak_kib();
+    let allowed_kib = half_peak_kib
+        .map(|h| h + (h / MEMORY_GROWTH).max(MEMORY_GROWTH_MIN_KIB))
+        .unwrap_or(0);
     // SIGINT: the server shuts down gracefully.
     // SAFETY: kill on the pid of a child this test started and has not reaped.
     unsafe {
@@ -146,6 +173,8 @@ fn mcp_sessions_under_load_lose_nothing() {
         .set("p99_us", percentile(&lat, 0.99))
         .set("max_us", lat.last().copied().unwrap_or(0))
         .set("peak_rss_kib", peak_kib)
+        .set("half_peak_rss_kib", half_peak_kib.unwrap_or(0))
+        .set("allowed_peak_rss_kib", allowed_kib)
         .set("end_rss_kib", rss_end_kib)
         .set("server_alive", json!(alive));
     rec.write();
@@ -166,4 +195,14 @@ fn mcp_sessions_under_load_lose_nothing() {
     assert_eq!(check.corrupted, 0, "corrupted files: {:?}", check.problems);
     assert!(residue.is_empty(), "temp files left: {residue:?}");
     assert!(total.landed > 0, "nothing landed");
+    assert!(
+        half_peak_kib.is_some(),
+        "the run never got halfway (the server's memory was not measured there)"
+    );
+    assert!(
+        peak_kib <= allowed_kib,
+        "the server's peak RSS grew from {} KiB halfway through the run to {peak_kib} KiB at its \
+         end, above the {allowed_kib} KiB allowed: its memory grows with the calls it serves",
+        half_peak_kib.unwrap_or(0)
+    );
 }

@@ -11,7 +11,61 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+
+/// The point halfway through the run, where the server's peak RSS is taken a first time: the
+/// operation of all sessions together that completes half of an operation-bounded run, or the
+/// first to complete after the middle of a time-bounded one.
+pub struct Halfway {
+    /// The server's pid.
+    server: u32,
+    /// Operations of all sessions together that make half of the run, when it is bounded so.
+    ops: Option<u64>,
+    /// The middle of the run, when it is bounded by time.
+    at: Option<Instant>,
+    done: AtomicU64,
+    taken: AtomicBool,
+    peak_kib: AtomicU64,
+}
+
+impl Halfway {
+    /// The halfway point of a run of `total_ops` operations, or of one ending at `deadline`.
+    pub fn new(
+        server: u32,
+        total_ops: Option<u64>,
+        started: Instant,
+        deadline: Option<Instant>,
+    ) -> Halfway {
+        Halfway {
+            server,
+            ops: total_ops.map(|n| n.div_ceil(2)),
+            at: deadline.map(|d| started + (d - started) / 2),
+            done: AtomicU64::new(0),
+            taken: AtomicBool::new(false),
+            peak_kib: AtomicU64::new(0),
+        }
+    }
+
+    /// Counts one completed operation; the one that reaches the halfway point reads the
+    /// server's peak RSS.
+    fn op_done(&self) {
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let half = self.ops.is_some_and(|h| n >= h) || self.at.is_some_and(|t| Instant::now() >= t);
+        if half && !self.taken.swap(true, Ordering::Relaxed) {
+            self.peak_kib
+                .store(crate::rss_kib(self.server).0, Ordering::Relaxed);
+        }
+    }
+
+    /// The server's peak RSS (KiB) at the halfway point, if the run got there.
+    pub fn peak_kib(&self) -> Option<u64> {
+        self.taken
+            .load(Ordering::Relaxed)
+            .then(|| self.peak_kib.load(Ordering::Relaxed))
+    }
+}
 
 /// How long every session runs.
 #[derive(Clone)]
@@ -24,6 +78,8 @@ pub struct Plan {
     pub seed: u64,
     /// How many sessions there are (and so how many shared files).
     pub sessions: usize,
+    /// Where the server's memory is measured halfway.
+    pub halfway: Arc<Halfway>,
 }
 
 /// What the sessions did.
@@ -328,6 +384,7 @@ pub fn run(id: usize, addr: SocketAddr, plan: &Plan) -> Tally {
             _ => s.increment(&own, &['a', 'b'], false),
         }
         done += 1;
+        plan.halfway.op_done();
     }
     s.client.close();
     s.tally.ops = done;

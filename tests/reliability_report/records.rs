@@ -77,6 +77,15 @@ impl Records {
             .sum()
     }
 
+    /// The largest value of a fractional figure over the tests of `suite` (0 when none).
+    pub(crate) fn max_f64(&self, suite: &str, key: &str) -> f64 {
+        self.by_test
+            .iter()
+            .filter(|((s, _), _)| s == suite)
+            .filter_map(|(_, v)| v["figures"][key].as_f64())
+            .fold(0.0_f64, f64::max)
+    }
+
     pub(crate) fn missing(&self) -> Vec<String> {
         EXPECTED
             .iter()
@@ -101,16 +110,5 @@ impl Records {
                 .sum::<u64>()
             })
             .sum()
-    }
-
-    pub(crate) fn levels(&self) -> Vec<String> {
-        let mut l: Vec<String> = self
-            .by_test
-            .values()
-            .filter_map(|v| v["level"].as_str().map(str::to_string))
-            .collect();
-        l.sort();
-        l.dedup();
-        l
     }
 }

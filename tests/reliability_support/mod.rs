@@ -14,6 +14,8 @@
 
 #![allow(dead_code)]
 
+pub mod file_system;
+
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
