@@ -27,7 +27,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("protocol", &["call", "error", "session", "undo"]),
     // The MCP server is a front end above the JSON dispatch (it lists `call::ALL_TOOLS`) and
     // routes a dialect call by the paths its own parsers find in it.
-    ("mcp", &["api", "call", "dialects", "error", "session", "undo"]),
+    (
+        "mcp",
+        &["api", "call", "dialects", "error", "session", "undo"],
+    ),
     ("call", &["api", "dialects", "error", "session", "tools"]),
     (
         "dialects",
@@ -56,9 +59,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
 /// The longest a source file may be.
 const MAX_LINES: usize = 650;
 
-/// Files over [`MAX_LINES`] that are being split. This list must shrink to empty: a file is
-/// taken off when it is split, and none is ever added.
-const TOO_LONG_FOR_NOW: &[&str] = &["tests/reliability_report.rs"];
+/// Files over [`MAX_LINES`] that are being split: none. A file that grows too long is split
+/// by concept, never added here.
+const TOO_LONG_FOR_NOW: &[&str] = &[];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

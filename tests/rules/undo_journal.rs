@@ -170,7 +170,10 @@ fn undo_7_the_default_base_is_the_users_state_directory() {
         Path::new("/home/u/.local/state/editref/undo")
     );
     assert_eq!(at(Some(""), None), Path::new("/scratch/editref-undo-1000"));
-    assert_eq!(at(None, Some("home")), Path::new("/scratch/editref-undo-1000"));
+    assert_eq!(
+        at(None, Some("home")),
+        Path::new("/scratch/editref-undo-1000")
+    );
 }
 
 #[test]

@@ -36,9 +36,9 @@ mod apply_patch_parse;
 mod apply_patch_render;
 mod apply_patch_seek;
 mod atomic;
+pub mod conform_gen;
 mod dialect_inputs;
 mod dialect_model;
-pub mod conform_gen;
 mod document;
 mod edit;
 mod edit_case;
@@ -59,10 +59,10 @@ pub use apply_patch_parse::{
 };
 pub use apply_patch_seek::{apply_patch_seek, SeekCase, SEEK_FREE};
 pub use atomic::{atomic_write, AtomicCase, AtomicEnd, AtomicTool, FaultChoice};
+pub use conform_gen::conform_gen;
 pub use dialect_inputs::{
     dialect_inputs, special, DialectCase, FieldSpec, KeySpec, ValueSpec, COMMAND_NAMES, KEYS,
 };
-pub use conform_gen::conform_gen;
 pub use document::document_roundtrip;
 pub use edit::{edit_vs_model, EditEnd};
 pub use edit_case::{EditCase, EditSpec, OldString};
