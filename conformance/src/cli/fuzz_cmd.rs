@@ -132,8 +132,8 @@ pub(super) fn summary(o: &Outcome, seed: u64) -> String {
         o.cases as f64 / secs,
         o.findings.len(),
         if o.findings.len() == 1 { "" } else { "s" },
-        o.known.iter().map(|k| k.2).sum::<u64>(),
-        if o.known.iter().map(|k| k.2).sum::<u64>() == 1 { "" } else { "s" },
+        o.known_cases,
+        if o.known_cases == 1 { "" } else { "s" },
         if o.harness_errors > 0 {
             format!(", {} the harness could not run", o.harness_errors)
         } else {
@@ -176,6 +176,7 @@ fn summary_json(o: &Outcome, seed: u64, implementation: &str) -> serde_json::Val
         "cases": o.cases,
         "seconds": o.elapsed.as_secs_f64(),
         "harness_errors": o.harness_errors,
+        "known_cases": o.known_cases,
         "new": o.findings.iter().map(|f| serde_json::json!({
             "kind": f.kind,
             "class": f.class.as_str(),

@@ -83,8 +83,10 @@ pub struct Outcome {
     pub cases: u64,
     /// New kinds, in the order found.
     pub findings: Vec<Finding>,
-    /// Accepted kinds with their pattern and count.
+    /// Accepted kinds with their pattern and the number of cases that showed each.
     pub known: Vec<(String, String, u64)>,
+    /// Cases that showed at least one accepted kind.
+    pub known_cases: u64,
     /// Cases the harness could not run (its own failure, not the implementation's).
     pub harness_errors: u64,
     /// Wall time.
@@ -214,6 +216,7 @@ pub fn campaign(
             }
         }
         known_hits += u64::from(known_here);
+        out.known_cases = known_hits;
         on_tick(tick(&out, known_hits, false));
     }
     out.elapsed = started.elapsed();
