@@ -544,6 +544,15 @@ mod tests {
         assert_eq!(decode(b"a\0b").unwrap_err(), DecodeError::Binary);
         assert_eq!(decode(b"h\0i\0").unwrap_err(), DecodeError::Binary);
         assert_eq!(decode(b"\xFF\xFEa\0\0\0").unwrap_err(), DecodeError::Binary);
+        // D3: a U+0000 and a lone surrogate in one file, the first in the file decides.
+        assert_eq!(
+            decode(b"\xFF\xFE\0\0\x00\xD8").unwrap_err(),
+            DecodeError::Binary
+        );
+        assert!(matches!(
+            decode(b"\xFF\xFE\x00\xD8a\0\0\0").unwrap_err(),
+            DecodeError::Encoding(_)
+        ));
     }
 
     #[test]

@@ -102,7 +102,8 @@ pub fn decode(bytes: &[u8], legacy: Option<&'static Encoding>) -> Result<ModelTe
 }
 
 /// UTF-16 by hand: pairs of bytes, surrogates paired; odd length or a lone surrogate is
-/// `encoding` (D3).
+/// `encoding` (D3), a U+0000 is `binary` (D2), and when a file has both a lone surrogate and a
+/// U+0000, the one that comes first in the file decides (D3).
 fn utf16(bytes: &[u8], big_endian: bool) -> Result<String, ModelRefusal> {
     if !bytes.len().is_multiple_of(2) {
         return Err(ModelRefusal::Encoding);
@@ -114,9 +115,15 @@ fn utf16(bytes: &[u8], big_endian: bool) -> Result<String, ModelRefusal> {
             u16::from(p[1]) << 8 | u16::from(p[0])
         }
     });
-    char::decode_utf16(units)
-        .collect::<Result<String, _>>()
-        .map_err(|_| ModelRefusal::Encoding)
+    let mut text = String::new();
+    for unit in char::decode_utf16(units) {
+        match unit {
+            Ok('\0') => return Err(ModelRefusal::Binary),
+            Ok(c) => text.push(c),
+            Err(_) => return Err(ModelRefusal::Encoding),
+        }
+    }
+    Ok(text)
 }
 
 /// TEXT-1's conditions on a legacy reading: decodes without error, re-encodes to the very
@@ -207,6 +214,15 @@ mod tests {
             Err(ModelRefusal::Encoding)
         );
         assert_eq!(decode(b"\xFF\xFE\0\0", None), Err(ModelRefusal::Binary));
+        // D3: a U+0000 and a lone surrogate in one file, the first decides.
+        assert_eq!(
+            decode(b"\xFF\xFE\0\0\x00\xD8", None),
+            Err(ModelRefusal::Binary)
+        );
+        assert_eq!(
+            decode(b"\xFF\xFE\x00\xD8a\0\0\0", None),
+            Err(ModelRefusal::Encoding)
+        );
         assert_eq!(decode(b"a\0b", None), Err(ModelRefusal::Binary));
         // A NUL byte outside UTF-16 is binary even where the rest would not decode (TEXT-7, D1).
         assert_eq!(
