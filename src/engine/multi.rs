@@ -238,10 +238,14 @@ fn settle<'e>(
     // EDIT-2: deleting text that does not end with a line break takes the break after it.
     let eat_break = new.is_empty() && !old.ends_with('\n');
     let replacements = hits.len();
+    let starts: Vec<_> = hits.iter().map(|&(s, _)| s).collect();
     let spans = hits
         .into_iter()
-        .map(|(s, e)| {
-            let end = if eat_break && blocks.byte_at(e) == Some(b'\n') {
+        .enumerate()
+        .map(|(k, (s, e))| {
+            // As in `step`: a break the next hit begins with is that hit's to delete (EDIT-2).
+            let next_starts_here = starts.get(k + 1) == Some(&e);
+            let end = if eat_break && blocks.byte_at(e) == Some(b'\n') && !next_starts_here {
                 blocks.forward(e, 1)
             } else {
                 e

@@ -198,14 +198,17 @@ fn match_spans(
     let bytes = text.as_bytes();
     let mut spans = Vec::with_capacity(hits.spans.len());
     let mut first: Option<(String, String)> = None;
-    for &(s, e) in &hits.spans {
+    for (k, &(s, e)) in hits.spans.iter().enumerate() {
         let actual = &text[s..e];
         let new = if hits.via_quotes {
             quotes::restyle(&r.new, actual, quotes::Around::of(text, s, e)).into_owned()
         } else {
             r.new.to_string()
         };
-        let end = if eat_break && bytes.get(e) == Some(&b'\n') {
+        // A break that the next hit begins with is that hit's to delete (EDIT-2): the spans
+        // stay disjoint and the break goes once.
+        let next_starts_here = hits.spans.get(k + 1).is_some_and(|&(next, _)| next == e);
+        let end = if eat_break && bytes.get(e) == Some(&b'\n') && !next_starts_here {
             e + 1
         } else {
             e

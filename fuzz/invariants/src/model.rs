@@ -291,7 +291,7 @@ fn run_with(
                 };
             }
             let eat_break = new.is_empty() && !old.ends_with('\n');
-            for &(s, e) in &found {
+            for (k, &(s, e)) in found.iter().enumerate() {
                 let written = if via_quotes {
                     restyle(
                         &new,
@@ -302,7 +302,9 @@ fn run_with(
                 } else {
                     new.clone()
                 };
-                let end = if eat_break && chars.get(e) == Some(&'\n') {
+                // EDIT-2: a break the next hit begins with goes with that hit, once.
+                let next_starts_here = found.get(k + 1).is_some_and(|&(next, _)| next == e);
+                let end = if eat_break && chars.get(e) == Some(&'\n') && !next_starts_here {
                     e + 1
                 } else {
                     e
