@@ -6,7 +6,7 @@ use crate::edit_case::EditSpec;
 use crate::framing::{self, Writer};
 use crate::hard_parts::FileForm;
 use crate::model::{self, Outcome};
-use crate::model_codec;
+use crate::model_codec::{self, ModelEncoding};
 use crate::sandbox::Sandbox;
 use crate::{ensure, Check, EditCase};
 use arbitrary::{Arbitrary, Result, Unstructured};
@@ -218,11 +218,14 @@ fn expect(case: &AtomicCase, file: &[u8]) -> std::result::Result<(Call, Expect),
     } else {
         crate::edit::decode_both(file)?
     };
-    let stored = match &decoded {
-        Some((_, stored, _)) => stored.clone(),
-        None => String::from_utf8_lossy(file).into_owned(),
+    let (stored, encoding) = match &decoded {
+        Some((_, stored, enc)) => (stored.clone(), *enc),
+        None => (
+            String::from_utf8_lossy(file).into_owned(),
+            ModelEncoding::Utf8 { bom: false },
+        ),
     };
-    let m = case.edit.strings(&stored);
+    let m = case.edit.strings(&stored, encoding);
     let call = Call {
         old: m.old.clone(),
         new: m.new.clone(),

@@ -114,7 +114,7 @@ pub fn edit_vs_model(case: &EditCase) -> Result<EditEnd, String> {
     let Some((doc, stored, encoding)) = decode_both(&bytes)? else {
         return Ok(EditEnd::RefusedFile);
     };
-    let model_edits = case.model_edits(&stored);
+    let model_edits = case.model_edits(&stored, encoding);
     let requests: Vec<EditRequest> = model_edits
         .iter()
         .map(|e| EditRequest::new(&e.old, &e.new, e.replace_all))

@@ -72,9 +72,17 @@ impl FileForm {
         FileForm::Windows1252,
     ];
 
-    /// Reads a form byte (modulo the number of forms).
+    /// Reads a form byte: 0 to 5 name the forms in order (what [`FileForm::tag`] writes);
+    /// above that, one byte in eight is [`FileForm::Raw`] and the rest are the text forms, so
+    /// that random bytes mostly make files the tools accept (a raw body is often refused, and
+    /// libFuzzer keeps many of them for the decoder's coverage alone).
     pub fn read(u: &mut Unstructured<'_>) -> Result<FileForm> {
-        Ok(FileForm::ALL[usize::from(framing::byte(u)?) % FileForm::ALL.len()])
+        let b = usize::from(framing::byte(u)?);
+        Ok(match b {
+            b if b < FileForm::ALL.len() => FileForm::ALL[b],
+            b if b % 8 == 0 => FileForm::Raw,
+            b => FileForm::ALL[1 + b % (FileForm::ALL.len() - 1)],
+        })
     }
 
     /// The byte [`FileForm::read`] reads back as this form.
@@ -214,7 +222,36 @@ pub fn flip_endings(s: &str) -> String {
 /// character boundary, never inside a CRLF), holds `1 + len % 48` characters, and when `grow`
 /// is set is lengthened (at most 256 characters more) until it occurs exactly once.
 pub fn span(text: &str, start: u16, len: u8, grow: bool) -> (usize, usize) {
-    let mut s = usize::from(start) % (text.len() + 1);
+    span_from(text, usize::from(start) % (text.len() + 1), len, grow)
+}
+
+/// [`span`] from the byte offset `s` (at most the text's length), and moved past any of the
+/// byte ranges `avoid` it would overlap (text that earlier edits of a MultiEdit inserted: an
+/// `old_string` inside an earlier `new_string` is refused by MULTI-2, so a guided edit keeps out).
+pub fn span_avoiding(
+    text: &str,
+    start: u16,
+    len: u8,
+    grow: bool,
+    avoid: &[(usize, usize)],
+) -> (usize, usize) {
+    // `avoid` is ascending, and the span only moves forward: one pass finds its place.
+    let mut at = span(text, start, len, false);
+    for &(a, b) in avoid {
+        if at.0 < b && a < at.1.max(at.0 + 1) {
+            if b > text.len() {
+                break;
+            }
+            at = span_from(text, b, len, false);
+        }
+    }
+    if grow {
+        at = span_from(text, at.0, len, true);
+    }
+    at
+}
+
+fn span_from(text: &str, mut s: usize, len: u8, grow: bool) -> (usize, usize) {
     while !text.is_char_boundary(s) {
         s -= 1;
     }
@@ -270,6 +307,13 @@ mod tests {
         assert_eq!(span("", 9, 9, true), (0, 0));
         assert_eq!(span("é", 1, 0, true), (0, 2));
         assert_eq!(flip_endings("a\r\nb\nc"), "a\nb\r\nc");
+        // Kept out of text earlier edits inserted: from inside the range to its end.
+        assert_eq!(span_avoiding("abcdefgh", 1, 1, false, &[(0, 4)]), (4, 6));
+        assert_eq!(span_avoiding("abcdefgh", 1, 1, false, &[(3, 4)]), (1, 3));
+        assert_eq!(
+            span_avoiding("abcdefgh", 2, 1, false, &[(3, 4), (4, 6)]),
+            (6, 8)
+        );
         assert_eq!(
             Perturb::Curled.apply("say \"hi\" it's"),
             "say \u{201C}hi\u{201D} it\u{2019}s"

@@ -68,6 +68,7 @@ pub use edit::{edit_vs_model, EditEnd};
 pub use edit_case::{EditCase, EditSpec, OldString};
 pub use hard_parts::{FileForm, Perturb};
 pub use inputs::{inputs, InputKind};
+pub use model_codec::ModelEncoding;
 pub use quotes::{quotes, QuoteCase};
 pub use repair::{repair, RepairCase, RepairEnd, RepairShape};
 pub use search_replace_parse::{search_replace_parse, BlockSpec, SearchReplaceCase};
@@ -163,6 +164,7 @@ mod tests {
     fn seeds_decode_to_the_cases_they_were_written_from() {
         let drawn = |how| EditSpec {
             replace_all: false,
+            guided: how != Perturb::AsCut,
             old: OldString::Drawn {
                 start: 300,
                 len: 7,
@@ -173,6 +175,7 @@ mod tests {
         for n in 1..=16 {
             let mut edits = vec![EditSpec {
                 replace_all: true,
+                guided: false,
                 old: OldString::Given {
                     text: "a".into(),
                     expanded: n % 2 == 0,

@@ -189,6 +189,7 @@ pub(crate) struct CallEdit {
 fn verbatim(old: &str, new: &str, replace_all: bool) -> EditSpec {
     EditSpec {
         replace_all,
+        guided: false,
         old: OldString::Given {
             text: old.to_string(),
             expanded: false,
