@@ -276,5 +276,27 @@ mod tests {
     fn texts_without_cr_are_borrowed() {
         let v = LfView::new("a\nb\n");
         assert!(v.view.is_none());
+        // A CR that no LF follows is kept, so there is still nothing to copy.
+        let v = LfView::new("a\rb\n\r");
+        assert!(v.view.is_none());
+        assert_eq!(v.counts, EolCounts { crlf: 0, lf: 1 });
+        // Writing LF-view text as CRLF copies only when there is an LF to widen.
+        assert!(matches!(with_eol("a\rb", Eol::Crlf), Cow::Borrowed("a\rb")));
+        assert_eq!(with_eol("a\nb", Eol::Crlf), "a\r\nb");
+        assert!(matches!(with_eol("a\nb", Eol::Lf), Cow::Borrowed("a\nb")));
+    }
+
+    /// TEXT-4: the two endings are exactly their bytes, and a text has line breaks when it has
+    /// a break of either kind (a lone CR is none).
+    #[test]
+    fn text_4_endings_and_whether_a_text_has_breaks() {
+        assert_eq!(Eol::Lf.as_str(), "\n");
+        assert_eq!(Eol::Crlf.as_str(), "\r\n");
+        assert!(!EolCounts::default().any());
+        assert!(!count_eols("a\rb").any());
+        assert!(count_eols("a\nb").any());
+        assert!(count_eols("a\r\nb").any());
+        assert!(EolCounts { crlf: 2, lf: 0 }.any());
+        assert!(EolCounts { crlf: 0, lf: 3 }.any());
     }
 }
