@@ -297,6 +297,48 @@ fn call_refuses_a_call_that_is_not_utf8_or_not_one_value_with_a_coded_error() {
     assert_eq!(std::fs::read(d.join("f.txt")).unwrap(), b"b\n");
 }
 
+/// `editref call` whose reader has already gone (stdout a pipe closed at the other end) ends
+/// quietly with the call's own exit code: the edit is made, the refusal is a refusal, and
+/// nothing is said on stderr.
+#[test]
+fn call_into_a_closed_pipe_ends_quietly_with_the_calls_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("f.txt"), b"a\r\nb\r\n").unwrap();
+    let quiet_call = |req: &str| {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let mut child = Command::new(BIN)
+            .arg("call")
+            .current_dir(d)
+            .env("XDG_STATE_HOME", state_home())
+            .stdin(Stdio::piped())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(req.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let edit = r#"{"tool":"Edit","input":{"file_path":"f.txt","old_string":"b","new_string":"c"}}"#;
+    assert_eq!(quiet_call(edit), (Some(0), String::new()));
+    assert_eq!(std::fs::read(d.join("f.txt")).unwrap(), b"a\r\nc\r\n");
+    // Refused (not_found now): exit 1, still nothing on stderr, the file as it was.
+    assert_eq!(quiet_call(edit), (Some(1), String::new()));
+    assert_eq!(std::fs::read(d.join("f.txt")).unwrap(), b"a\r\nc\r\n");
+    let left: Vec<_> = std::fs::read_dir(d).unwrap().collect();
+    assert_eq!(left.len(), 1, "no temp file is left");
+}
+
 fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
     let out = Command::new(BIN)
         .args(args)

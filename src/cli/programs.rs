@@ -53,10 +53,7 @@ pub fn call(
     no_fsync: bool,
     undo: &UndoFlags,
 ) -> ExitCode {
-    let reply = |v: Value, code: u8| {
-        println!("{v}");
-        ExitCode::from(code)
-    };
+    let reply = |v: Value, code: u8| answered(write_line(&v), code);
     // Parsed straight from stdin, never held as text: a string with escapes is built in the
     // parser's scratch buffer and then copied into the value, so holding the text as well
     // would make three copies of a many-megabyte call at once (PATH-4's memory bound).
@@ -114,15 +111,30 @@ pub fn call(
         }
     }
     match result {
-        Ok(output) => match write_success(&output) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("editref: could not write the result: {e}");
-                ExitCode::from(1)
-            }
-        },
+        Ok(output) => answered(write_success(&output), 0),
         Err(e) => reply(json!({"ok": false, "error": e.to_json()}), 1),
     }
+}
+
+/// The exit code of a call whose answer was written with `written`: the call's own `code`, also
+/// when the reader had already gone (a closed pipe — the caller no longer wants the answer, and
+/// the code still says whether the call did its work), else 1 with a word on stderr.
+fn answered(written: std::io::Result<()>, code: u8) -> ExitCode {
+    match written {
+        Ok(()) => ExitCode::from(code),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("editref: could not write the result: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Writes one JSON value and a line break to stdout.
+fn write_line(v: &Value) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{v}")?;
+    out.flush()
 }
 
 /// `{"ok": true, "output": …}`, the line `editref call` answers a call that succeeded with.
