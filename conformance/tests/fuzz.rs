@@ -3,14 +3,17 @@
 //! reports the reference against itself, and generates cases that reach the behaviour the
 //! spec is about (successful edits, each refusal, each repair).
 
-use editref_conform::adapter::{Adapter, AdapterError, Builtin, Hello, ReadFormat, Reply};
+mod broken_tools;
+
+use broken_tools::{AlwaysShows, CachesLinks, DropsCr, Faulty, LfDialects, MarksReads, Miscounts};
+use editref_conform::adapter::{Builtin, ReadFormat};
 use editref_conform::fuzz::observe::{observe, Answer};
 use editref_conform::fuzz::parts::Allowed;
 use editref_conform::fuzz::{campaign, campaign::as_case, from_seed, Known, Settings};
 use editref_conform::run::{run_case, Status};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 fn settings(seed: u64, cases: u64, findings: Option<PathBuf>) -> Settings {
@@ -34,53 +37,11 @@ fn features() -> Vec<String> {
     editref_protocol::FEATURES.map(String::from).to_vec()
 }
 
-/// A tool with one bug: after an Edit succeeds, the line break at the end of the line where
-/// the new text ends loses its CR (only that line; UTF-8 files only).
-struct DropsCr {
-    inner: Builtin,
-}
-
-impl Adapter for DropsCr {
-    fn hello(&mut self) -> Result<Hello, AdapterError> {
-        self.inner.hello()
-    }
-    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
-        self.inner.case_start(id, sandbox)
-    }
-    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
-        let reply = self.inner.call(seq, tool, input)?;
-        if tool == "Edit" && matches!(reply, Reply::Ok(_)) {
-            let path = input["file_path"].as_str().unwrap_or_default();
-            let new = input["new_string"].as_str().unwrap_or_default();
-            let new = new.replace("\r\n", "\n");
-            if let Ok(mut bytes) = std::fs::read(path) {
-                let hit = (!new.is_empty())
-                    .then(|| memchr::memmem::find(&bytes, new.as_bytes()))
-                    .flatten();
-                if let Some(at) = hit {
-                    let end = at + new.len();
-                    if let Some(nl) = memchr::memchr(b'\n', &bytes[end..]) {
-                        let nl = end + nl;
-                        if nl > 0 && bytes[nl - 1] == b'\r' {
-                            bytes.remove(nl - 1);
-                            let _ = std::fs::write(path, &bytes);
-                        }
-                    }
-                }
-            }
-        }
-        Ok(reply)
-    }
-    fn case_end(&mut self) -> Result<(), AdapterError> {
-        self.inner.case_end()
-    }
-}
-
 #[test]
 fn a_tool_that_drops_one_cr_is_found_shrunk_and_written_as_a_replayable_case() {
     let dir = tempfile::tempdir().unwrap();
     let mut reference = fresh();
-    let mut broken = DropsCr { inner: fresh() };
+    let mut broken = Faulty::new(fresh(), DropsCr);
     let s = settings(0, 300, Some(dir.path().to_path_buf()));
     let out = campaign(&mut reference, &mut broken, &features(), &s, &mut |_| {});
     assert_eq!(out.harness_errors, 0);
@@ -151,7 +112,7 @@ fn the_reference_never_disagrees_with_itself() {
 #[test]
 fn known_divergences_are_counted_not_reported() {
     let mut reference = fresh();
-    let mut broken = DropsCr { inner: fresh() };
+    let mut broken = Faulty::new(fresh(), DropsCr);
     let mut s = settings(0, 300, None);
     s.known = Known::parse("# this tool writes LF on the edited line\nbytes: line endings*\n");
     let out = campaign(&mut reference, &mut broken, &features(), &s, &mut |_| {});
@@ -290,47 +251,11 @@ fn generated_dialect_steps_mostly_succeed_and_are_refused_for_their_reasons() {
     }
 }
 
-/// A tool without READ-4: a Read of an unchanged file shows it again.
-struct AlwaysShows {
-    inner: Builtin,
-}
-
-impl Adapter for AlwaysShows {
-    fn hello(&mut self) -> Result<Hello, AdapterError> {
-        self.inner.hello()
-    }
-    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
-        self.inner.case_start(id, sandbox)
-    }
-    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
-        let reply = self.inner.call(seq, tool, input)?;
-        match &reply {
-            Reply::Ok(out) if out["type"] == "file_unchanged" => {
-                let path = input["file_path"].as_str().unwrap_or_default();
-                let text = std::fs::read_to_string(path).unwrap_or_default();
-                let content: Vec<String> = text
-                    .lines()
-                    .enumerate()
-                    .map(|(i, l)| format!("{}\t{l}", i + 1))
-                    .collect();
-                Ok(Reply::Ok(serde_json::json!({
-                    "type": "text",
-                    "file": {"filePath": path, "content": content.join("\n")}
-                })))
-            }
-            _ => Ok(reply),
-        }
-    }
-    fn case_end(&mut self) -> Result<(), AdapterError> {
-        self.inner.case_end()
-    }
-}
-
 #[test]
 fn a_read_the_reference_answers_file_unchanged_is_written_so_that_it_replays() {
     let dir = tempfile::tempdir().unwrap();
     let mut reference = fresh();
-    let mut tool = AlwaysShows { inner: fresh() };
+    let mut tool = Faulty::new(fresh(), AlwaysShows);
     let s = settings(0, 200, Some(dir.path().to_path_buf()));
     let out = campaign(&mut reference, &mut tool, &features(), &s, &mut |_| {});
     let kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
@@ -348,35 +273,6 @@ fn a_read_the_reference_answers_file_unchanged_is_written_so_that_it_replays() {
     assert!(text.contains("spec: [READ-4]"), "{text}");
 }
 
-/// A tool with two faults: its Read marks the end of what it shows (a presentation fault, in
-/// every case, since every case reads first) and its Edit drops a CR as [`DropsCr`] does.
-struct MarksReads {
-    inner: DropsCr,
-}
-
-impl Adapter for MarksReads {
-    fn hello(&mut self) -> Result<Hello, AdapterError> {
-        self.inner.hello()
-    }
-    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
-        self.inner.case_start(id, sandbox)
-    }
-    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
-        match self.inner.call(seq, tool, input)? {
-            Reply::Ok(mut out) if tool == "Read" => {
-                if let Some(Value::String(c)) = out.pointer_mut("/file/content") {
-                    c.push_str(" [end]");
-                }
-                Ok(Reply::Ok(out))
-            }
-            reply => Ok(reply),
-        }
-    }
-    fn case_end(&mut self) -> Result<(), AdapterError> {
-        self.inner.case_end()
-    }
-}
-
 /// A kind the divergences file accepts does not hide a new kind later in
 /// the same case. Every case of this tool starts with an accepted Read difference; the CR it
 /// drops in an Edit after it is still found, shrunk and written — with the Read's output left
@@ -385,9 +281,7 @@ impl Adapter for MarksReads {
 fn an_accepted_kind_does_not_hide_a_new_one_later_in_the_case() {
     let dir = tempfile::tempdir().unwrap();
     let mut reference = fresh();
-    let mut broken = MarksReads {
-        inner: DropsCr { inner: fresh() },
-    };
+    let mut broken = Faulty::new(fresh(), (MarksReads, DropsCr));
     let mut s = settings(0, 300, Some(dir.path().to_path_buf()));
     s.known = Known::parse("# our Read marks its end\nRead: shows other content\n");
     let out = campaign(&mut reference, &mut broken, &features(), &s, &mut |_| {});
@@ -423,38 +317,9 @@ fn an_accepted_kind_does_not_hide_a_new_one_later_in_the_case() {
         run_case(&mut reference, &feats, &case, None, false).status,
         Status::Pass
     );
-    let mut only_reads = MarksReads {
-        inner: DropsCr { inner: fresh() },
-    };
+    let mut only_reads = Faulty::new(fresh(), (MarksReads, DropsCr));
     let rec = run_case(&mut only_reads, &feats, &case, None, false);
     assert_eq!(rec.status, Status::Fail);
-}
-
-/// A tool that counts one replacement too many in Edit's result, and changes nothing else.
-struct Miscounts {
-    inner: Builtin,
-}
-
-impl Adapter for Miscounts {
-    fn hello(&mut self) -> Result<Hello, AdapterError> {
-        self.inner.hello()
-    }
-    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
-        self.inner.case_start(id, sandbox)
-    }
-    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
-        match self.inner.call(seq, tool, input)? {
-            Reply::Ok(mut out) if tool == "Edit" => {
-                let n = out["replacements"].as_u64().unwrap_or(0);
-                out["replacements"] = serde_json::json!(n + 1);
-                Ok(Reply::Ok(out))
-            }
-            reply => Ok(reply),
-        }
-    }
-    fn case_end(&mut self) -> Result<(), AdapterError> {
-        self.inner.case_end()
-    }
 }
 
 /// The result fields the corpus compares for Edit are compared, named as a contract kind, and
@@ -463,7 +328,7 @@ impl Adapter for Miscounts {
 fn a_wrong_result_field_is_a_contract_finding_written_as_an_expectation() {
     let dir = tempfile::tempdir().unwrap();
     let mut reference = fresh();
-    let mut tool = Miscounts { inner: fresh() };
+    let mut tool = Faulty::new(fresh(), Miscounts);
     let s = settings(0, 100, Some(dir.path().to_path_buf()));
     let out = campaign(&mut reference, &mut tool, &features(), &s, &mut |_| {});
     let kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
@@ -480,43 +345,6 @@ fn a_wrong_result_field_is_a_contract_finding_written_as_an_expectation() {
     );
 }
 
-/// A tool whose apply_patch and search_replace write the files they touch with LF line
-/// endings only.
-struct LfDialects {
-    inner: Builtin,
-    sandbox: PathBuf,
-}
-
-impl Adapter for LfDialects {
-    fn hello(&mut self) -> Result<Hello, AdapterError> {
-        self.inner.hello()
-    }
-    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
-        self.sandbox = sandbox.to_path_buf();
-        self.inner.case_start(id, sandbox)
-    }
-    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
-        let reply = self.inner.call(seq, tool, input)?;
-        if let (Reply::Ok(out), "apply_patch" | "search_replace") = (&reply, tool) {
-            for f in out["files"].as_array().into_iter().flatten() {
-                let path = self
-                    .sandbox
-                    .join(f["filePath"].as_str().unwrap_or_default());
-                if let Ok(bytes) = std::fs::read(&path) {
-                    let lf = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
-                    if lf.as_bytes() != bytes && std::str::from_utf8(&bytes).is_ok() {
-                        let _ = std::fs::write(&path, lf);
-                    }
-                }
-            }
-        }
-        Ok(reply)
-    }
-    fn case_end(&mut self) -> Result<(), AdapterError> {
-        self.inner.case_end()
-    }
-}
-
 /// Dialect steps are generated, run by the reference in process, shrunk, written, loaded and
 /// replayed like the five tools' steps.
 #[test]
@@ -524,10 +352,7 @@ fn a_dialect_that_drops_crs_is_found_in_generated_patches_and_blocks() {
     use editref_conform::fuzz::gen::GenStep;
     let dir = tempfile::tempdir().unwrap();
     let mut reference = fresh();
-    let mut tool = LfDialects {
-        inner: fresh(),
-        sandbox: PathBuf::new(),
-    };
+    let mut tool = Faulty::new(fresh(), LfDialects::default());
     let s = settings(0, 300, Some(dir.path().to_path_buf()));
     let out = campaign(&mut reference, &mut tool, &features(), &s, &mut |_| {});
     assert_eq!(out.harness_errors, 0);
@@ -554,40 +379,6 @@ fn a_dialect_that_drops_crs_is_found_in_generated_patches_and_blocks() {
     assert_eq!(corpus.cases.len(), out.findings.len());
 }
 
-/// A tool that resolves each path once, at its first use in a case, and goes on using that
-/// file: a link turned elsewhere between two calls is not followed.
-struct CachesLinks {
-    inner: Builtin,
-    seen: BTreeMap<String, String>,
-}
-
-impl Adapter for CachesLinks {
-    fn hello(&mut self) -> Result<Hello, AdapterError> {
-        self.inner.hello()
-    }
-    fn case_start(&mut self, id: &str, sandbox: &Path) -> Result<(), AdapterError> {
-        self.seen.clear();
-        self.inner.case_start(id, sandbox)
-    }
-    fn call(&mut self, seq: u64, tool: &str, input: &Value) -> Result<Reply, AdapterError> {
-        let mut input = input.clone();
-        for key in ["file_path", "path"] {
-            if let Some(Value::String(p)) = input.get_mut(key) {
-                if let Some(resolved) = self.seen.get(p.as_str()) {
-                    *p = resolved.clone();
-                } else if let Ok(real) = std::fs::canonicalize(p.as_str()) {
-                    self.seen
-                        .insert(p.clone(), real.to_string_lossy().into_owned());
-                }
-            }
-        }
-        self.inner.call(seq, tool, &input)
-    }
-    fn case_end(&mut self) -> Result<(), AdapterError> {
-        self.inner.case_end()
-    }
-}
-
 /// A symlink made or swapped between two calls is part of the generated cases, and the
 /// shrinker keeps it where the disagreement needs it.
 #[test]
@@ -595,10 +386,7 @@ fn a_link_swapped_between_calls_finds_a_tool_that_resolves_paths_once() {
     use editref_conform::fuzz::gen::GenStep;
     let dir = tempfile::tempdir().unwrap();
     let mut reference = fresh();
-    let mut tool = CachesLinks {
-        inner: fresh(),
-        seen: BTreeMap::new(),
-    };
+    let mut tool = Faulty::new(fresh(), CachesLinks::default());
     let s = settings(0, 400, Some(dir.path().to_path_buf()));
     let out = campaign(&mut reference, &mut tool, &features(), &s, &mut |_| {});
     assert_eq!(out.harness_errors, 0);
