@@ -13,7 +13,6 @@
 
 use crate::framing;
 use crate::{ensure, Check};
-use arbitrary::Arbitrary;
 use editref::dialects::apply_patch::{locate, parse, Chunk, FileOp, LocateError};
 use editref::text::Replacement;
 
@@ -21,25 +20,28 @@ use editref::text::Replacement;
 /// stand for ’ — NBSP “ and U+3000, so that the punctuation pass is reached often.
 ///
 /// Framing: mode byte, plant position u16, then the file, old and new texts.
-#[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeekCase {
     /// Bits 0–1: how many times `old` is planted into the file (modulo 3); bit 2: the chunk is
     /// marked `*** End of File`; bit 3: the file ends without a line break; bit 4: free mode.
-    #[arbitrary(with = framing::byte)]
     pub mode: u8,
     /// Where the old lines are planted (a line index, modulo the number of lines plus one).
-    #[arbitrary(with = framing::u16_le)]
     pub at: u16,
     /// The file's lines, separated by LF.
-    #[arbitrary(with = framing::text)]
     pub file: String,
     /// Model mode: the chunk's old lines (LF-separated; empty: none). Free mode: an update body.
-    #[arbitrary(with = framing::text)]
     pub old: String,
     /// Model mode: the chunk's new lines (LF-separated; empty: none).
-    #[arbitrary(with = framing::text)]
     pub new: String,
 }
+
+crate::framed!(SeekCase {
+    mode: framing::byte,
+    at: framing::u16_le,
+    file: framing::text,
+    old: framing::text,
+    new: framing::text
+});
 
 impl SeekCase {
     /// The input bytes that decode to this case (seed writing).

@@ -160,6 +160,28 @@ mod tests {
         assert_eq!(&back, value);
     }
 
+    /// libFuzzer's typed targets skip inputs shorter than the type's least size: every framed
+    /// input must claim none, and decode from nothing at all.
+    #[test]
+    fn structured_inputs_need_no_least_length_and_decode_from_nothing() {
+        fn none_needed<'a, T: Arbitrary<'a> + std::fmt::Debug>() {
+            assert_eq!(T::size_hint(0).0, 0, "{}", std::any::type_name::<T>());
+            assert!(
+                T::arbitrary_take_rest(Unstructured::new(&[])).is_ok(),
+                "{}",
+                std::any::type_name::<T>()
+            );
+        }
+        none_needed::<EditCase>();
+        none_needed::<AtomicCase>();
+        none_needed::<RepairCase>();
+        none_needed::<QuoteCase>();
+        none_needed::<SearchReplaceCase>();
+        none_needed::<BlockSpec>();
+        none_needed::<SeekCase>();
+        none_needed::<DialectCase>();
+    }
+
     #[test]
     fn seeds_decode_to_the_cases_they_were_written_from() {
         let drawn = |how| EditSpec {

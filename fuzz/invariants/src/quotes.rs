@@ -3,7 +3,6 @@
 use crate::framing::{self, Writer};
 use crate::model::{fold_char, restyle as model_restyle};
 use crate::{ensure, Check};
-use arbitrary::Arbitrary;
 use editref::matching::Haystack;
 use editref::text::quotes::{fold, has_curly, is_curly, restyle, Around, Folded};
 
@@ -11,18 +10,21 @@ use editref::text::quotes::{fold, has_curly, is_curly, restyle, Around, Folded};
 /// ‘ ’ “ ” (so that the fuzzer meets curly quotes on nearly every input).
 ///
 /// Framing: the three texts in field order.
-#[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuoteCase {
     /// A file text, folded and searched.
-    #[arbitrary(with = framing::text)]
     pub text: String,
     /// A `new_string` to restyle, also used as a needle.
-    #[arbitrary(with = framing::text)]
     pub new: String,
     /// The `actual` text whose quote style is copied.
-    #[arbitrary(with = framing::text)]
     pub actual: String,
 }
+
+crate::framed!(QuoteCase {
+    text: framing::text,
+    new: framing::text,
+    actual: framing::text
+});
 
 impl QuoteCase {
     /// The input bytes that decode to this case (seed writing).

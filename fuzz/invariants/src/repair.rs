@@ -4,7 +4,7 @@ use crate::depth::Ending;
 use crate::ensure;
 use crate::framing::{self, Writer};
 use crate::hard_parts::{expand, span};
-use arbitrary::{Arbitrary, Result, Unstructured};
+use arbitrary::{Result, Unstructured};
 use editref::matching::Haystack;
 use editref::repair::repair as run_repair;
 
@@ -60,33 +60,36 @@ impl RepairShape {
 /// u16, len u16 (the slice holds `1 + len % 48` characters), line-number shift u16, then the
 /// file body (stand-ins of [`crate::hard_parts::expand`] make its hard parts: tags REPAIR-1
 /// abbreviates, curly quotes, non-ASCII, `\u` escapes), old and new texts.
-#[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RepairCase {
     /// How `old_string` is made.
-    #[arbitrary(with = RepairShape::read)]
     pub shape: RepairShape,
     /// Bits choosing formats (see the framing).
-    #[arbitrary(with = framing::byte)]
     pub param: u8,
     /// Start of the file slice (byte offset, snapped to a character boundary).
-    #[arbitrary(with = framing::u16_le)]
     pub start: u16,
     /// Length of the file slice.
-    #[arbitrary(with = framing::u16_le)]
     pub len: u16,
     /// Added to the slice's real first line number (0: the numbers Read would show).
-    #[arbitrary(with = framing::u16_le)]
     pub shift: u16,
     /// The file body (its text's LF view is searched).
-    #[arbitrary(with = framing::blob)]
     pub body: Vec<u8>,
     /// `old_string` for [`RepairShape::AsGiven`].
-    #[arbitrary(with = framing::text)]
     pub old: String,
     /// `new_string`.
-    #[arbitrary(with = framing::text)]
     pub new: String,
 }
+
+crate::framed!(RepairCase {
+    shape: RepairShape::read,
+    param: framing::byte,
+    start: framing::u16_le,
+    len: framing::u16_le,
+    shift: framing::u16_le,
+    body: framing::blob,
+    old: framing::text,
+    new: framing::text
+});
 
 impl RepairCase {
     /// The input bytes that decode to this case (seed writing).

@@ -15,61 +15,67 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use editref::dialects::search_replace::{find_flexible, parse, Flex};
 
 /// One block for the renderer.
-#[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockSpec {
     /// Layout bits (see `search_replace_model::render`).
-    #[arbitrary(with = framing::u16_le)]
     pub style: u16,
     /// The file name, cleaned to a safe alphabet by the renderer.
-    #[arbitrary(with = framing::text)]
     pub path: String,
     /// The SEARCH lines.
-    #[arbitrary(with = framing::text)]
     pub search: String,
     /// The REPLACE lines.
-    #[arbitrary(with = framing::text)]
     pub replace: String,
     /// Prose before the block.
-    #[arbitrary(with = framing::text)]
     pub prose: String,
 }
+
+crate::framed!(BlockSpec {
+    style: framing::u16_le,
+    path: framing::text,
+    search: framing::text,
+    replace: framing::text,
+    prose: framing::text
+});
 
 /// Input of `search_replace_parse`.
 ///
 /// Framing: the raw reply text; the line-break byte; a block-count byte (b % 9 blocks), then
 /// per block its style u16, path, SEARCH, REPLACE and prose texts; the trailing prose; then the
 /// fallback's view text, plant byte, plant-position u16, SEARCH and REPLACE texts.
-#[derive(Debug, Clone, PartialEq, Eq, Arbitrary)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchReplaceCase {
     /// A reply parsed as it is.
-    #[arbitrary(with = framing::text)]
     pub raw: String,
     /// Line breaks of the rendered reply: LF, CRLF, or alternating (b % 3).
-    #[arbitrary(with = framing::byte)]
     pub eol: u8,
     /// Blocks to render into a reply.
-    #[arbitrary(with = read_blocks)]
     pub blocks: Vec<BlockSpec>,
     /// Prose after the last block.
-    #[arbitrary(with = framing::text)]
     pub tail: String,
     /// The file's LF view for the fallback.
-    #[arbitrary(with = framing::text)]
     pub view: String,
     /// Bit 0: plant the SEARCH lines into the view; bits 1–2: the indentation they get there
     /// (none, two spaces, a tab, four spaces); bit 3: plant them twice.
-    #[arbitrary(with = framing::byte)]
     pub plant: u8,
     /// The view line the SEARCH lines are planted before (modulo the line count + 1).
-    #[arbitrary(with = framing::u16_le)]
     pub at: u16,
     /// The fallback's SEARCH text.
-    #[arbitrary(with = framing::text)]
     pub search: String,
     /// The fallback's REPLACE text.
-    #[arbitrary(with = framing::text)]
     pub replace: String,
 }
+
+crate::framed!(SearchReplaceCase {
+    raw: framing::text,
+    eol: framing::byte,
+    blocks: read_blocks,
+    tail: framing::text,
+    view: framing::text,
+    plant: framing::byte,
+    at: framing::u16_le,
+    search: framing::text,
+    replace: framing::text
+});
 
 /// Most blocks one input renders.
 const MAX_BLOCKS: usize = 8;
