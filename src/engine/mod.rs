@@ -216,6 +216,24 @@ mod tests {
         EditRequest::new(old, new, all)
     }
 
+    /// A refusal quotes the model's text so it can see what did not match: whole when short,
+    /// else its first and last thousand bytes (cut on character boundaries) around a count.
+    #[test]
+    fn messages_quote_the_string_whole_or_cut_in_the_middle() {
+        let f = apply("abc\n", &[req("xyz-not-there", "q", false)]).unwrap_err();
+        assert!(f.error.message.contains("xyz-not-there"), "{}", f.error.message);
+        assert_eq!(shown("short"), "short");
+        let exact = "w".repeat(2000);
+        assert_eq!(shown(&exact), exact);
+        let long = format!("{}é{}z", "x".repeat(999), "y".repeat(1500));
+        let expected = format!(
+            "{}\n... [503 bytes not shown] ...\n{}z",
+            "x".repeat(999),
+            "y".repeat(999)
+        );
+        assert_eq!(shown(&long), expected);
+    }
+
     fn result(text: &str, edits: &[EditRequest]) -> Result<String, (usize, Code)> {
         let applied = apply(text, edits).map_err(|f| (f.index, f.error.code))?;
         let mut out = String::new();
