@@ -227,7 +227,8 @@ impl Faults {
     }
 }
 
-/// EDITOR-1: the commands and the parameters each takes besides `command` and `path`.
+/// EDITOR-1: the commands and the parameters each takes besides `command` and `path`;
+/// deliberately duplicates the spec's table (not `src/api/text_editor.rs`'s), as a model must.
 const COMMANDS: [(&str, EditorCommand, &[&str]); 5] = [
     ("view", EditorCommand::View, &["view_range"]),
     ("create", EditorCommand::Create, &["file_text"]),
@@ -355,7 +356,7 @@ pub fn line_edit(map: &Map<String, Value>) -> Verdict<LineEditInput> {
 }
 
 /// ALIAS-1: each agent's names for Edit's parameters, as (canonical, spelling) pairs, editref's
-/// own names first.
+/// own names first; deliberately duplicates the spec's table, not the library's.
 const EDIT_AGENTS: [&[(&str, &str)]; 6] = [
     &[
         ("file_path", "file_path"),
@@ -406,7 +407,7 @@ const EDIT_AGENTS: [&[(&str, &str)]; 6] = [
 ];
 
 /// ALIAS-1: each agent's names for Write's parameters (editref, OpenCode, Kiro, Pi, Anthropic,
-/// Gemini CLI).
+/// Gemini CLI); deliberately duplicates the spec's table, not the library's.
 const WRITE_AGENTS: [&[(&str, &str)]; 6] = [
     &[("file_path", "file_path"), ("content", "content")],
     &[("file_path", "filePath"), ("content", "content")],
