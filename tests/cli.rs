@@ -200,15 +200,18 @@ fn call(args: &[&str], stdin: &str, cwd: &Path) -> (i32, Value) {
     call_bytes(args, stdin.as_bytes(), cwd)
 }
 
-fn call_bytes(args: &[&str], stdin: &[u8], cwd: &Path) -> (i32, Value) {
-    let mut child = Command::new(BIN)
-        .args(args)
+/// `editref ARGS` in `cwd`, its stdin a pipe, its undo journal under the tests' state home.
+fn command(args: &[&str], cwd: &Path) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(args)
         .current_dir(cwd)
         .env("XDG_STATE_HOME", state_home())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stdin(Stdio::piped());
+    c
+}
+
+fn call_bytes(args: &[&str], stdin: &[u8], cwd: &Path) -> (i32, Value) {
+    let mut child = command(args, cwd).stdout(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(stdin).unwrap();
     let out = child.wait_with_output().unwrap();
     let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
@@ -308,11 +311,7 @@ fn call_into_a_closed_pipe_ends_quietly_with_the_calls_exit_code() {
     let quiet_call = |req: &str| {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let mut child = Command::new(BIN)
-            .arg("call")
-            .current_dir(d)
-            .env("XDG_STATE_HOME", state_home())
-            .stdin(Stdio::piped())
+        let mut child = command(&["call"], d)
             .stdout(writer)
             .stderr(Stdio::piped())
             .spawn()

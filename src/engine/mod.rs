@@ -221,7 +221,11 @@ mod tests {
     #[test]
     fn messages_quote_the_string_whole_or_cut_in_the_middle() {
         let f = apply("abc\n", &[req("xyz-not-there", "q", false)]).unwrap_err();
-        assert!(f.error.message.contains("xyz-not-there"), "{}", f.error.message);
+        assert!(
+            f.error.message.contains("xyz-not-there"),
+            "{}",
+            f.error.message
+        );
         assert_eq!(shown("short"), "short");
         let exact = "w".repeat(2000);
         assert_eq!(shown(&exact), exact);
