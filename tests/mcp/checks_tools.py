@@ -119,45 +119,46 @@ async def an_image_reads_as_an_image(tmp):
     equal((tmp / "dot.png").read_bytes(), png, "image untouched")
 
 
+async def refused_after_a_read(tmp, name, content, refusals, between=None):
+    """Writes `content` to `name`, Reads it, runs `between` (a change on disk, or nothing),
+    then each refusal — (Edit arguments, expected code, what it is) — and checks that the file
+    holds the bytes it had before the refusals and that no temp file is left."""
+    f = tmp / name
+    f.write_bytes(content)
+    async with stdio(tmp) as s:
+        ok(await call(s, "Read", file_path=name), "Read")
+        if between:
+            between(f)
+        before = f.read_bytes()
+        for args, code, what in refusals:
+            refused(await call(s, "Edit", file_path=name, **args), code, what)
+    equal(f.read_bytes(), before, "file untouched")
+    no_temp_files(tmp)
+
+
 @check
 async def a_stale_edit_is_refused(tmp):
-    f = tmp / "s.txt"
-    f.write_bytes(b"alpha\nbeta\n")
-    async with stdio(tmp) as s:
-        ok(await call(s, "Read", file_path="s.txt"), "Read")
-        f.write_bytes(b"alpha\nbeta\ngamma, added by someone else\n")
-        refused(await call(s, "Edit", file_path="s.txt", old_string="beta",
-                           new_string="BETA"), "stale", "Edit after a change on disk")
-    equal(f.read_bytes(), b"alpha\nbeta\ngamma, added by someone else\n", "file untouched")
-    no_temp_files(tmp)
+    await refused_after_a_read(
+        tmp, "s.txt", b"alpha\nbeta\n",
+        [(dict(old_string="beta", new_string="BETA"), "stale", "Edit after a change on disk")],
+        between=lambda f: f.write_bytes(b"alpha\nbeta\ngamma, added by someone else\n"))
 
 
 @check
 async def an_ambiguous_edit_is_refused(tmp):
-    f = tmp / "amb.txt"
-    f.write_bytes(b"x = 1\nx = 1\n")
-    async with stdio(tmp) as s:
-        ok(await call(s, "Read", file_path="amb.txt"), "Read")
-        refused(await call(s, "Edit", file_path="amb.txt", old_string="x = 1",
-                           new_string="x = 2"), "ambiguous", "Edit of a repeated string")
-    equal(f.read_bytes(), b"x = 1\nx = 1\n", "file untouched")
-    no_temp_files(tmp)
+    await refused_after_a_read(
+        tmp, "amb.txt", b"x = 1\nx = 1\n",
+        [(dict(old_string="x = 1", new_string="x = 2"), "ambiguous", "Edit of a repeated string")])
 
 
 @check
 async def malformed_arguments_are_invalid_input(tmp):
-    f = tmp / "m.txt"
-    f.write_bytes(b"keep\n")
-    async with stdio(tmp) as s:
-        ok(await call(s, "Read", file_path="m.txt"), "Read")
-        refused(await call(s, "Edit", file_path="m.txt", old_string="keep", new_string="x",
-                           bogus=True), "invalid_input", "unknown field")
-        refused(await call(s, "Edit", file_path="m.txt", old_string="keep", new_string="x",
-                           replace_all="perhaps"), "invalid_input", "wrong type")
-        refused(await call(s, "Edit", file_path="m.txt", old_string="keep"),
-                "invalid_input", "missing field")
-    equal(f.read_bytes(), b"keep\n", "file untouched")
-    no_temp_files(tmp)
+    await refused_after_a_read(tmp, "m.txt", b"keep\n", [
+        (dict(old_string="keep", new_string="x", bogus=True), "invalid_input", "unknown field"),
+        (dict(old_string="keep", new_string="x", replace_all="perhaps"), "invalid_input",
+         "wrong type"),
+        (dict(old_string="keep"), "invalid_input", "missing field"),
+    ])
 
 
 @check
