@@ -326,6 +326,20 @@ mod tests {
         repair(&Haystack::new(file), old, new)
     }
 
+    /// REPAIR-3: a prefix's number is the spaces and digits Read writes; at most 18 digits
+    /// (any line number a file can have, and always a u64), more is not a prefix.
+    #[test]
+    fn repair_3_a_prefix_number_has_one_to_eighteen_digits() {
+        assert_eq!(leading_number("     7\tx"), Some(7));
+        assert_eq!(
+            leading_number("123456789012345678\tx"),
+            Some(123_456_789_012_345_678)
+        );
+        assert_eq!(leading_number("1234567890123456789\tx"), None);
+        assert_eq!(leading_number("  \tx"), None);
+        assert_eq!(leading_number("x1\t"), None);
+    }
+
     #[test]
     fn repair_2_desanitizes_old_and_the_same_entries_in_new() {
         let r = run("<name>x</name> <o>", "<n>x</n>", "<n>y</n> <o>");

@@ -219,6 +219,14 @@ mod tests {
     /// A refusal quotes the model's text so it can see what did not match: whole when short,
     /// else its first and last thousand bytes (cut on character boundaries) around a count.
     #[test]
+    fn line_at_counts_lines_from_one() {
+        assert_eq!(line_at("a\nb\nc", 0), 1);
+        assert_eq!(line_at("a\nb\nc", 1), 1);
+        assert_eq!(line_at("a\nb\nc", 2), 2);
+        assert_eq!(line_at("a\nb\nc", 4), 3);
+    }
+
+    #[test]
     fn messages_quote_the_string_whole_or_cut_in_the_middle() {
         let f = apply("abc\n", &[req("xyz-not-there", "q", false)]).unwrap_err();
         assert!(
