@@ -218,6 +218,44 @@ mod tests {
 
     /// A refusal quotes the model's text so it can see what did not match: whole when short,
     /// else its first and last thousand bytes (cut on character boundaries) around a count.
+    /// MULTI-1: each edit's report says whether it replaced all hits, also for a replace_all
+    /// edit that found one hit.
+    #[test]
+    fn multi_1_reports_keep_replace_all() {
+        let edits = [
+            req("a", "x", true),
+            req("c", "y", false),
+            req("d", "z", true),
+        ];
+        let applied = apply("a b c d d\n", &edits).unwrap();
+        let flags: Vec<(bool, usize)> = applied
+            .edits
+            .iter()
+            .map(|e| (e.replace_all, e.replacements))
+            .collect();
+        assert_eq!(flags, vec![(true, 1), (false, 1), (true, 2)]);
+    }
+
+    /// MATCH-6 (§13.2): a not_found hint names the closest region, and lists the other close
+    /// ones as `alternatives` only when there are any.
+    #[test]
+    fn match_6_alternatives_only_when_there_are_others() {
+        let text = "fn alpha_one() {}\nfn alpha_two() {}\nlet q = 9;\n";
+        let f = apply(text, &[req("fn alpha_on() {}", "x", false)]).unwrap_err();
+        let hint = &f.error.fields["hint"];
+        assert_eq!(hint["startLine"], 1, "{hint}");
+        assert_eq!(hint["text"], "fn alpha_one() {}", "{hint}");
+        assert_eq!(hint["alternatives"][0]["startLine"], 2, "{hint}");
+        let f = apply(
+            "fn alpha_one() {}\n",
+            &[req("fn alpha_on() {}", "x", false)],
+        )
+        .unwrap_err();
+        let hint = &f.error.fields["hint"];
+        assert_eq!(hint["startLine"], 1, "{hint}");
+        assert!(hint.get("alternatives").is_none(), "{hint}");
+    }
+
     #[test]
     fn line_at_counts_lines_from_one() {
         assert_eq!(line_at("a\nb\nc", 0), 1);
