@@ -326,6 +326,18 @@ mod tests {
             result("foo\nxfoo\nfoo", &[req("foo", "", true)]).unwrap(),
             "x"
         );
+        // The break after a hit that the next hit begins with is deleted once, by that hit.
+        let applied = apply("a\nfoo\nfoo\nb", &[req("\nfoo", "", true)]).unwrap();
+        let spans: Vec<_> = applied
+            .replacements
+            .iter()
+            .map(|r| (r.start, r.end))
+            .collect();
+        assert_eq!(spans, vec![(1, 10)]);
+        assert_eq!(
+            result("a\nfoo\nfoo\nb", &[req("\nfoo", "", true)]).unwrap(),
+            "ab"
+        );
     }
 
     #[test]
