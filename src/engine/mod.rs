@@ -254,6 +254,21 @@ mod tests {
         let hint = &f.error.fields["hint"];
         assert_eq!(hint["startLine"], 1, "{hint}");
         assert!(hint.get("alternatives").is_none(), "{hint}");
+        assert!(
+            f.error.message.contains("The closest text is at line 1 ("),
+            "{}",
+            f.error.message
+        );
+        // A hint over two lines names both.
+        let text = "fn alpha_one() {\n    body();\n}\n";
+        let f = apply(text, &[req("fn alpha_one() {\n    bod();", "x", false)]).unwrap_err();
+        assert!(
+            f.error
+                .message
+                .contains("The closest text is at lines 1-2 ("),
+            "{}",
+            f.error.message
+        );
     }
 
     #[test]
