@@ -297,6 +297,14 @@ mod tests {
             "y".repeat(999)
         );
         assert_eq!(shown(&long), expected);
+        // The cut at the end moves forward out of a character it falls in.
+        let long = format!("{}é{}", "a".repeat(1500), "b".repeat(999));
+        let expected = format!(
+            "{}\n... [502 bytes not shown] ...\n{}",
+            "a".repeat(1000),
+            "b".repeat(999)
+        );
+        assert_eq!(shown(&long), expected);
     }
 
     fn result(text: &str, edits: &[EditRequest]) -> Result<String, (usize, Code)> {
