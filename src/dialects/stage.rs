@@ -10,7 +10,32 @@ use crate::error::{Code, ToolError, ToolResult};
 use crate::session::{Entry, Scope, Session};
 use crate::text::{Chunk, Fingerprint};
 use crate::tools::open::Opened;
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The first change whose target a later change also has, and the first such later change:
+/// `(i, j)` with the least `i`, then the least `j`. A hash of the targets rather than comparing
+/// every pair, so that a call of a thousand files costs a thousand lookups.
+pub fn first_repeat(staged: &[Staged]) -> Option<(usize, usize)> {
+    first_repeat_of(staged.iter().map(|s| s.target.as_path()))
+}
+
+/// [`first_repeat`] over the targets alone.
+fn first_repeat_of<'p>(targets: impl Iterator<Item = &'p Path>) -> Option<(usize, usize)> {
+    let mut first: HashMap<&Path, (usize, Option<usize>)> = HashMap::new();
+    for (k, target) in targets.enumerate() {
+        first
+            .entry(target)
+            .and_modify(|(_, later)| {
+                later.get_or_insert(k);
+            })
+            .or_insert((k, None));
+    }
+    first
+        .into_values()
+        .filter_map(|(i, later)| later.map(|j| (i, j)))
+        .min()
+}
 
 /// What a staged file becomes.
 pub enum After {
@@ -44,17 +69,15 @@ pub struct Staged {
 /// whether every write was durable. Two changes of one target are refused: a dialect merges
 /// the changes of one file before it stages them.
 pub fn commit(session: &Session, tool: &str, staged: &[Staged]) -> ToolResult<bool> {
-    for (i, s) in staged.iter().enumerate() {
-        if let Some(other) = staged.iter().skip(i + 1).find(|o| o.target == s.target) {
-            return Err(ToolError::new(
-                Code::InvalidPatch,
-                format!(
-                    "'{}' and '{}' are the same file, changed twice in one call. Nothing was \
-                     written; change each file once.",
-                    s.given, other.given
-                ),
-            ));
-        }
+    if let Some((i, j)) = first_repeat(staged) {
+        return Err(ToolError::new(
+            Code::InvalidPatch,
+            format!(
+                "'{}' and '{}' are the same file, changed twice in one call. Nothing was \
+                 written; change each file once.",
+                staged[i].given, staged[j].given
+            ),
+        ));
     }
     let chunks: Vec<Vec<Chunk<'_>>> = staged
         .iter()
@@ -118,4 +141,24 @@ pub fn commit(session: &Session, tool: &str, staged: &[Staged]) -> ToolResult<bo
         }
     }
     Ok(durable && session.config().fsync)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_repeat_of;
+    use std::path::Path;
+
+    fn repeat(names: &[&str]) -> Option<(usize, usize)> {
+        first_repeat_of(names.iter().map(Path::new))
+    }
+
+    #[test]
+    fn the_earliest_repeated_target_is_named_with_its_first_repeat() {
+        assert_eq!(repeat(&[]), None);
+        assert_eq!(repeat(&["a", "b", "c"]), None);
+        assert_eq!(repeat(&["a", "b", "a"]), Some((0, 2)));
+        // `b` repeats first in the list, but `a` is the earlier change with a repeat.
+        assert_eq!(repeat(&["a", "b", "b", "a", "a"]), Some((0, 3)));
+        assert_eq!(repeat(&["x", "b", "c", "c", "b"]), Some((1, 4)));
+    }
 }

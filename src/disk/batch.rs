@@ -30,6 +30,7 @@ use super::staged::{prepare, Prepared};
 use super::temp::parked_path;
 use crate::error::ToolError;
 use crate::text::Chunk;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -175,20 +176,19 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
     }
     // Everything is in place: the files moved aside go, and the directories are synced.
     let mut results = Vec::with_capacity(ops.len());
-    let mut dirs: Vec<&Path> = Vec::new();
     for c in &done {
         if let Committed::Parked { parked, .. } = c {
             let _ = fs.remove_file(parked);
         }
     }
+    // Every rename is done, so one fsync of a directory makes all of its renames durable: a
+    // batch of a thousand files in one directory syncs it once, not a thousand times.
+    let mut dirs = Dirs::default();
     for (index, op) in ops.iter().enumerate() {
         let dir = op.target().parent().unwrap_or(Path::new("/"));
-        if !dirs.contains(&dir) {
-            dirs.push(dir);
-        }
         match (op, prepared.get(index).and_then(Option::as_ref)) {
             (BatchOp::Write(w), Some(p)) => {
-                let durable = w.fsync && fs.sync_dir(dir).is_ok() && p.dirs.sync_parents(fs);
+                let durable = w.fsync && dirs.sync(fs, dir) && p.dirs.sync_parents(fs);
                 results.push(BatchDone::Written(Written {
                     meta: p.meta,
                     durable,
@@ -196,15 +196,42 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
             }
             (BatchOp::Delete { .. }, _) | (BatchOp::Write(_), None) => {
                 results.push(BatchDone::Deleted {
-                    durable: fs.sync_dir(dir).is_ok(),
+                    durable: dirs.sync(fs, dir),
                 });
             }
         }
+        dirs.note(dir);
     }
-    for dir in dirs {
+    for dir in dirs.order {
         orphans::sweep(fs, dir);
     }
     Ok(results)
+}
+
+/// The directories of a batch's targets, in the order first met, with what syncing each
+/// answered (each is synced at most once, after every rename).
+#[derive(Default)]
+struct Dirs<'p> {
+    order: Vec<&'p Path>,
+    seen: HashSet<&'p Path>,
+    synced: HashMap<&'p Path, bool>,
+}
+
+impl<'p> Dirs<'p> {
+    /// Remembers `dir` for the orphan sweep, once.
+    fn note(&mut self, dir: &'p Path) {
+        if self.seen.insert(dir) {
+            self.order.push(dir);
+        }
+    }
+
+    /// Syncs `dir` the first time it is asked; answers whether that sync succeeded.
+    fn sync(&mut self, fs: &dyn Fs, dir: &'p Path) -> bool {
+        *self
+            .synced
+            .entry(dir)
+            .or_insert_with(|| fs.sync_dir(dir).is_ok())
+    }
 }
 
 /// Removes the temp files of phase 1 and the directories made for them.

@@ -305,3 +305,35 @@ fn batch_1_every_target_is_checked_before_the_first_rename() {
     assert!(!fs.log().contains(&Op::Rename));
     assert!(temps(dir.path()).is_empty());
 }
+
+#[test]
+fn batch_1_a_directory_is_synced_once_after_every_rename_into_it() {
+    // DISK-6: the renames of a batch become durable with an fsync of their directory; one
+    // fsync after the last rename covers them all, so three files in one directory cost one.
+    let dir = fixture();
+    let fs = crate::disk::RecordFs::new(Arc::new(RealFs));
+    let done = replace_two_create_one(&fs, dir.path()).unwrap();
+    assert!(all_new(dir.path()));
+    assert!(temps(dir.path()).is_empty());
+    assert!(done
+        .iter()
+        .all(|d| matches!(d, BatchDone::Written(w) if w.durable)));
+    let calls = fs.calls();
+    let syncs: Vec<usize> = calls
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c == crate::disk::Call::SyncDir(dir.path().to_path_buf()))
+        .map(|(i, _)| i)
+        .collect();
+    let last_rename = calls
+        .iter()
+        .rposition(|c| {
+            matches!(
+                c,
+                crate::disk::Call::Rename { .. } | crate::disk::Call::Link { .. }
+            )
+        })
+        .unwrap();
+    assert_eq!(syncs.len(), 1, "{calls:?}");
+    assert!(syncs[0] > last_rename, "{calls:?}");
+}

@@ -231,6 +231,9 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
     // The link a `Link` step just made or turned: the call after it mostly names it, as the
     // model goes on using the name it knows.
     let mut fresh_link: Option<String> = None;
+    // Files an apply_patch deleted and nothing has made again: a `touch` of one has nothing to
+    // touch, so the model reads it instead (and learns that it is gone).
+    let mut gone: Vec<String> = Vec::new();
     let mut count = u.int_in_range(1..=4)?;
     let mut done = 0;
     while done < count {
@@ -305,6 +308,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
                     encoding: guess[g].encoding,
                 }
             }
+            Kind::Touch if gone.contains(&guess[g].path) => GenStep::Read { path, window: None },
             Kind::Touch => GenStep::Touch {
                 path: guess[g].path.clone(),
             },
@@ -347,6 +351,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
                 GenStep::Blocks { blocks }
             }
         };
+        note_gone(&mut gone, &step, &guess[g].path);
         // A link made or turned last would test nothing: a call follows it.
         if done == count && matches!(step, GenStep::Link { .. }) {
             count += 1;
@@ -358,6 +363,26 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
         links,
         steps,
     })
+}
+
+/// Keeps `gone` true after `step` (taken on the file `guessed`): an apply_patch's Delete
+/// removes a file, and its Add or Update, a Write or a change behind the model's back makes it
+/// again.
+fn note_gone(gone: &mut Vec<String>, step: &GenStep, guessed: &str) {
+    match step {
+        GenStep::Patch { ops } => {
+            for op in ops {
+                let path = op.path().to_string();
+                gone.retain(|p| *p != path);
+                if matches!(op, PatchOp::Delete { .. }) {
+                    gone.push(path);
+                }
+            }
+        }
+        GenStep::Write { path, .. } => gone.retain(|p| p != path),
+        GenStep::Modify { .. } => gone.retain(|p| p != guessed),
+        _ => {}
+    }
 }
 
 /// The kinds of step after the first reads.

@@ -145,3 +145,37 @@ fn windows_1252_files_are_encodable_and_not_plain_ascii() {
         }
     }
 }
+
+#[test]
+fn a_touch_never_names_a_file_a_patch_deleted() {
+    // The harness cannot touch a file that is not there (CONF setup steps must succeed), so the
+    // generator must know what an apply_patch Delete removed until something makes it again.
+    let mut deleted_then_touched = 0;
+    let mut deleted = 0;
+    for seed in 0..40_000 {
+        let c = from_seed(seed, &all());
+        let mut missing: Vec<String> = Vec::new();
+        for s in &c.steps {
+            match s {
+                GenStep::Patch { ops } => {
+                    for op in ops {
+                        missing.retain(|p| p != op.path());
+                        if matches!(op, dialects::PatchOp::Delete { .. }) {
+                            missing.push(op.path().to_string());
+                            deleted += 1;
+                        }
+                    }
+                }
+                GenStep::Write { path, .. } | GenStep::Modify { path, .. } => {
+                    missing.retain(|p| p != path)
+                }
+                GenStep::Touch { path } if missing.contains(path) => {
+                    deleted_then_touched += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(deleted > 20, "the seeds delete too rarely to tell: {deleted}");
+    assert_eq!(deleted_then_touched, 0);
+}

@@ -10,7 +10,7 @@ use super::parse::{parse, parse_operation, ParseError};
 use super::seek::{locate, LocateError};
 use super::{FileOp, Patch as V4aPatch};
 use crate::api::{ApplyPatchInput, Change, FileAction, FileChange, FilesOutput, PatchOperation};
-use crate::dialects::stage::{commit, After, Staged};
+use crate::dialects::stage::{commit, first_repeat, After, Staged};
 use crate::disk::Kind;
 use crate::error::{Code, ToolError, ToolResult};
 use crate::patch::Patch;
@@ -206,30 +206,23 @@ fn stage(
 /// `./a.txt`, or a path and a symlink to it) are refused before anything is written — and
 /// under `dry_run` too, which must answer as the real call would.
 fn same_file_twice(staged: &[Staged], lines: &[usize]) -> ToolResult<()> {
-    for (i, s) in staged.iter().enumerate() {
-        if let Some((j, other)) = staged
-            .iter()
-            .enumerate()
-            .skip(i + 1)
-            .find(|(_, o)| o.target == s.target)
-        {
-            let line = lines.get(j).copied().unwrap_or(0);
-            let earlier = lines.get(i).copied().unwrap_or(0);
-            return Err(ToolError::new(
-                Code::InvalidPatch,
-                format!(
-                    "'{}' (line {earlier}) and '{}' (line {line}) are the same file; a patch may \
-                     change each file once. Nothing was written; send the whole patch again \
-                     with one operation for that file.",
-                    s.given, other.given
-                ),
-            )
-            .with("line", line)
-            .with("earlier_line", earlier)
-            .with("expected", "one operation per file"));
-        }
-    }
-    Ok(())
+    let Some((i, j)) = first_repeat(staged) else {
+        return Ok(());
+    };
+    let line = lines.get(j).copied().unwrap_or(0);
+    let earlier = lines.get(i).copied().unwrap_or(0);
+    Err(ToolError::new(
+        Code::InvalidPatch,
+        format!(
+            "'{}' (line {earlier}) and '{}' (line {line}) are the same file; a patch may change \
+             each file once. Nothing was written; send the whole patch again with one operation \
+             for that file.",
+            staged[i].given, staged[j].given
+        ),
+    )
+    .with("line", line)
+    .with("earlier_line", earlier)
+    .with("expected", "one operation per file"))
 }
 
 /// APPLY-12/14: Delete File and the source of Move to name a path; when that path is itself a
