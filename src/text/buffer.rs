@@ -15,19 +15,26 @@ pub fn large_vec<T>(capacity: usize) -> Vec<T> {
     let v: Vec<T> = Vec::with_capacity(capacity);
     let bytes = capacity.saturating_mul(std::mem::size_of::<T>());
     if bytes >= HUGE_MIN {
-        let page = 4096;
-        let at = v.as_ptr() as usize;
-        let start = at.div_ceil(page) * page;
-        let end = (at + bytes) / page * page;
-        if end > start {
-            // SAFETY: advice about whole pages inside this vector's own allocation; it does
-            // not change the memory's contents or validity, and failure is harmless.
+        if let Some((start, len)) = whole_pages(v.as_ptr() as usize, bytes) {
+            // SAFETY: advice about whole pages inside this vector's own allocation (what
+            // `whole_pages` returns); it does not change the memory's contents or validity,
+            // and failure is harmless.
             unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+                libc::madvise(start as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
             }
         }
     }
     v
+}
+
+/// The whole 4 KiB pages inside `bytes` bytes from address `at`: their first address and
+/// their length, or `None` when no whole page fits. `madvise` takes only page-aligned ranges,
+/// and advice must not reach memory the vector does not own.
+fn whole_pages(at: usize, bytes: usize) -> Option<(usize, usize)> {
+    const PAGE: usize = 4096;
+    let start = at.checked_next_multiple_of(PAGE)?;
+    let end = at.checked_add(bytes)? / PAGE * PAGE;
+    (end > start).then(|| (start, end - start))
 }
 
 /// [`large_vec`] for text.
@@ -39,6 +46,20 @@ pub fn large_string(capacity: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_advised_range_is_every_whole_page_inside_the_buffer_and_nothing_else() {
+        // Aligned: all of it.
+        assert_eq!(whole_pages(8192, 3 * 4096), Some((8192, 3 * 4096)));
+        // Unaligned at both ends: the pages strictly inside.
+        assert_eq!(whole_pages(8192 + 1, 3 * 4096), Some((3 * 4096, 2 * 4096)));
+        assert_eq!(whole_pages(100, 4096 + 4000), Some((4096, 4096)));
+        // No whole page inside.
+        assert_eq!(whole_pages(100, 4096), None);
+        assert_eq!(whole_pages(4096, 4095), None);
+        // An end past the address space advises nothing rather than wrapping.
+        assert_eq!(whole_pages(usize::MAX - 10, 4096 * 4), None);
+    }
 
     #[test]
     fn large_vec_is_an_ordinary_empty_vector() {

@@ -492,6 +492,38 @@ mod tests {
     }
 
     #[test]
+    fn text_1_every_accepted_multi_byte_encoding_is_accepted_when_exact() {
+        // One text per encoding the detector names for it; each must decode to exactly that
+        // text, in exactly that encoding, for the round trip to hold (TEXT-1, TEXT-2).
+        let cases: [(&str, &'static Legacy); 4] = [
+            (
+                "这是一个测试文件。我们在这里写了很多中文句子，以便检测编码。",
+                encoding_rs::GBK,
+            ),
+            (
+                "這是一個測試檔案。我們在這裡寫了很多中文句子，以便偵測編碼。",
+                encoding_rs::BIG5,
+            ),
+            (
+                "이것은 시험 파일입니다. 여기에 한국어 문장을 많이 썼습니다.",
+                encoding_rs::EUC_KR,
+            ),
+            (
+                "これは試験用のファイルです。ここに日本語の文章をたくさん書きました。",
+                encoding_rs::EUC_JP,
+            ),
+        ];
+        for (text, enc) in cases {
+            let (bytes, _, unmappable) = enc.encode(text);
+            assert!(!unmappable, "{}", enc.name());
+            let d = decode(&bytes).unwrap_or_else(|e| panic!("{} refused: {e:?}", enc.name()));
+            assert_eq!(d.encoding, TextEncoding::Legacy(enc), "{}", enc.name());
+            assert_eq!(d.text, text, "{}", enc.name());
+            assert_eq!(round_trip(&bytes), bytes.as_ref(), "{}", enc.name());
+        }
+    }
+
+    #[test]
     fn d16_damaged_utf8_is_refused() {
         assert!(matches!(
             decode(

@@ -176,6 +176,9 @@ fn a_touch_never_names_a_file_a_patch_deleted() {
             }
         }
     }
-    assert!(deleted > 20, "the seeds delete too rarely to tell: {deleted}");
+    assert!(
+        deleted > 20,
+        "the seeds delete too rarely to tell: {deleted}"
+    );
     assert_eq!(deleted_then_touched, 0);
 }
