@@ -524,6 +524,29 @@ mod tests {
     }
 
     #[test]
+    fn text_2_a_legacy_file_whose_bytes_do_not_come_back_is_refused() {
+        // Shift_JIS has characters with two byte forms: ED 40 and FA 5C are both 纊, and the
+        // encoder writes FA 5C. A file using ED 40 decodes, but writing it back would change
+        // bytes nobody edited, so it is not accepted as Shift_JIS (TEXT-2).
+        let text = "これはテストです。日本語の文章を書いています。";
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+        let mut bytes = sjis.into_owned();
+        bytes.extend_from_slice(&[0xED, 0x40]);
+        bytes.extend_from_slice(&encoding_rs::SHIFT_JIS.encode(text).0);
+        let (decoded, _, _) = encoding_rs::SHIFT_JIS.decode(&bytes);
+        assert!(
+            decoded.contains('纊'),
+            "the fixture holds the character: {decoded}"
+        );
+        assert!(matches!(decode(&bytes), Err(DecodeError::Encoding(_))));
+        // The canonical form of the same text is accepted.
+        let (canonical, _, _) = encoding_rs::SHIFT_JIS.encode(&decoded);
+        let d = decode(&canonical).expect("accepted");
+        assert_eq!(d.encoding, TextEncoding::Legacy(encoding_rs::SHIFT_JIS));
+        assert_eq!(d.text, decoded);
+    }
+
+    #[test]
     fn d16_damaged_utf8_is_refused() {
         assert!(matches!(
             decode(

@@ -197,6 +197,8 @@ mod tests {
             "‘tis ‘quoted’ don’t 5’ rock’n’roll"
         );
         assert_eq!(restyle("\"x\" 'y'", "“a”", none), "“x” 'y'");
+        // And the other way round: curly singles in the file curl only the singles.
+        assert_eq!(restyle("\"x\" 'y'", "‘a’", none), "\"x\" ‘y’");
         assert_eq!(restyle("\"x\"", "plain", none), "\"x\"");
     }
 
