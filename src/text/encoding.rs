@@ -547,6 +547,31 @@ mod tests {
     }
 
     #[test]
+    fn text_1_a_large_utf16_file_decodes_within_its_memory_budget() {
+        // About 4 MiB of mostly-ASCII UTF-16LE. The text buffer is sized for ASCII plus an
+        // eighth (a UTF-16 edit's peak memory is budgeted at 1.2× the file), not for the
+        // worst case of three bytes per unit, and grows only when the text needs it.
+        let line = "    let cafe_count = total(items) + 1; // café\n";
+        let text = line.repeat((4 << 20) / (2 * line.len()));
+        let mut bytes = vec![0xFF, 0xFE];
+        for unit in text.encode_utf16() {
+            bytes.extend_from_slice(&unit.to_le_bytes());
+        }
+        let units = (bytes.len() - 2) / 2;
+        let d = decode(&bytes).expect("UTF-16LE");
+        assert_eq!(d.encoding, TextEncoding::Utf16Le);
+        assert_eq!(d.text, text);
+        let Cow::Owned(decoded) = d.text else {
+            panic!("UTF-16 text is decoded into a buffer of its own");
+        };
+        assert!(
+            decoded.capacity() <= units + units / 8 + 16,
+            "capacity {} for {units} units",
+            decoded.capacity()
+        );
+    }
+
+    #[test]
     fn d16_damaged_utf8_is_refused() {
         assert!(matches!(
             decode(
