@@ -281,6 +281,86 @@ mod tests {
     use super::*;
 
     #[test]
+    fn match_6_the_pre_pass_keeps_the_closest_window_among_many_close_ones() {
+        // More windows than the pre-pass keeps, most of them close: it must rank by how much of
+        // each window's pairs the old string shares and how much it does not (the Dice score),
+        // over a running window, for the closest line to reach the real comparison. Fifty
+        // short lines made only of the old string's pairs come first; a ranking that ignored
+        // their shortness, kept the first windows seen, or let the running sums drift would
+        // offer them or an earlier `value_` line instead.
+        let mut lines: Vec<String> = (0..50).map(|_| "alpha".to_string()).collect();
+        lines.extend((50..1000).map(|i| format!("let value_{i} = compute_{i}(alpha, beta);")));
+        let hay = lines.join("\n") + "\n";
+        let h = closest_region(&hay, "let value_600 = compute_600(alpha, gamma);").unwrap();
+        // Found by the similarity search, not by the line votes' fallback (which would name
+        // the same line for its prefix, at 0 %).
+        assert_eq!((h.start_line, h.end_line), (601, 601), "{h:?}");
+        assert_eq!(h.text, "let value_600 = compute_600(alpha, beta);");
+        assert!(h.similarity >= 90, "{h:?}");
+        // The same with a window of three lines.
+        let h = closest_region(
+            &hay,
+            "let value_600 = compute_600(alpha, beta);\nlet value_601 = compute_601(alpha, gamma);\nlet value_602 = compute_602(alpha, beta);",
+        )
+        .unwrap();
+        assert_eq!((h.start_line, h.end_line), (601, 603), "{h:?}");
+        assert!(h.similarity >= 90, "{h:?}");
+    }
+
+    #[test]
+    fn match_6_a_long_line_is_scored_when_the_old_string_is_as_long() {
+        // A line is passed over by the pre-pass only when it is far longer than the old
+        // string; a 700-byte old string must still find its 700-byte line among many short
+        // lines that share a few of its pairs.
+        let items = |skip: usize| {
+            (0..100)
+                .filter(|k| *k != skip)
+                .map(|k| format!("item{k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let long = format!("let config = [{}];", items(usize::MAX));
+        assert!(long.len() > 600);
+        let mut lines: Vec<String> = (0..100)
+            .map(|k| format!("let config = [item{k}];"))
+            .collect();
+        lines.insert(70, long.clone());
+        let hay = lines.join("\n") + "\n";
+        let needle = format!("let config = [{}];", items(42));
+        let h = closest_region(&hay, &needle).unwrap();
+        assert_eq!((h.start_line, h.end_line), (71, 71), "{h:?}");
+        assert_eq!(h.text, long);
+        assert!(h.similarity >= 90, "{h:?}");
+    }
+
+    #[test]
+    fn match_6_the_hint_text_is_cut_at_four_thousand_bytes_on_a_line_boundary() {
+        let line = |head: &str, len: usize| {
+            let mut l = head.to_string();
+            let mut k = 0;
+            while l.len() < len {
+                l.push(char::from(b'a' + (k % 26) as u8));
+                k += 1;
+            }
+            l
+        };
+        for (first, fits) in [(2000, false), (1999, true)] {
+            let (l1, l2) = (line("first ", first), line("second ", 2000));
+            let hay = format!("head\n{l1}\n{l2}\ntail\n");
+            let needle = format!("{l1}\n{}", l2.replacen("second", "secund", 1));
+            let h = closest_region(&hay, &needle).unwrap();
+            assert_eq!(h.start_line, 2);
+            if fits {
+                // 1,999 + 1 + 2,000 = 4,000 bytes: the whole region.
+                assert_eq!((h.end_line, h.text.len()), (3, 4000));
+            } else {
+                // 2,000 + 1 + 2,000 = 4,001 bytes: cut after the first line.
+                assert_eq!((h.end_line, h.text.as_str()), (2, l1.as_str()));
+            }
+        }
+    }
+
+    #[test]
     fn match_6_hint_points_at_the_closest_lines() {
         let hay = "fn a() {}\nfn main() {\n    let  x = 1;\n}\n";
         let hint = closest_region(hay, "fn main() {\n  let x = 1;\n}").unwrap();
