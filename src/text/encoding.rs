@@ -389,7 +389,14 @@ mod tests {
             v[at..at + insert.len()].copy_from_slice(insert.as_bytes());
             cases.push(v);
         }
-        for (at, byte) in [(mid + 5, 0u8), (n - 1, b'\r'), (mid + 1, 0xFF), (mid, 0x80)] {
+        // A character cut at the very start too: the split must not step back before it.
+        for (at, byte) in [
+            (mid + 5, 0u8),
+            (n - 1, b'\r'),
+            (mid + 1, 0xFF),
+            (mid, 0x80),
+            (0, 0x80),
+        ] {
             let mut v = base.clone();
             v[at] = byte;
             cases.push(v);
@@ -568,6 +575,20 @@ mod tests {
             decoded.capacity() <= units + units / 8 + 16,
             "capacity {} for {units} units",
             decoded.capacity()
+        );
+    }
+
+    #[test]
+    fn encodings_have_the_names_messages_and_library_users_show() {
+        // Public API: the name a message gives the model ("the file's encoding (…) cannot
+        // hold") and a library user shows. The WHATWG label for legacy encodings.
+        assert_eq!(TextEncoding::Utf8 { bom: false }.name(), "utf-8");
+        assert_eq!(TextEncoding::Utf8 { bom: true }.name(), "utf-8-bom");
+        assert_eq!(TextEncoding::Utf16Le.name(), "utf-16le");
+        assert_eq!(TextEncoding::Utf16Be.name(), "utf-16be");
+        assert_eq!(
+            TextEncoding::Legacy(encoding_rs::WINDOWS_1252).name(),
+            "windows-1252"
         );
     }
 
