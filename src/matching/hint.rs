@@ -419,6 +419,20 @@ mod tests {
         assert!(needle.len() > SIMILARITY_MAX_NEEDLE);
         let h = closest_region(&hay, &needle).unwrap();
         assert_eq!(h.start_line, 2);
+        // 1,999 of the 2,000 lines vote for the window: its similarity is their share (the
+        // text is cut at 4,000 bytes).
+        assert_eq!(h.similarity, 99, "{h:?}");
+
+        // Lines longer than 64 bytes vote too: a line is left out only when it is far longer
+        // than the whole old string.
+        let long = |i: usize| format!("{i:04} {}", "long line of text ".repeat(5));
+        let body: String = (0..300).map(|i| long(i) + "\n").collect();
+        assert!(long(0).len() > 64);
+        let hay = format!("head\n{body}tail\n");
+        let needle = body.replace(&long(150), "changed");
+        assert!(needle.len() > SIMILARITY_MAX_NEEDLE);
+        let h = closest_region(&hay, &needle).unwrap();
+        assert_eq!((h.start_line, h.similarity), (2, 99), "{h:?}");
     }
 
     #[test]
