@@ -412,6 +412,21 @@ mod tests {
     }
 
     #[test]
+    fn a_deeply_indented_equal_line_still_votes() {
+        // Nothing is similar enough (the window "a / zzzzzz" against "a / b" is 36 %), so the
+        // line votes decide, and the line equal to the old string's first line but for 74
+        // spaces of indentation votes: a line is left out only when it is longer than four
+        // times the whole old string and 64 bytes.
+        let hay = format!("{}a\nzzzzzz\n", " ".repeat(74));
+        let h = closest_region(&hay, "a\nb").unwrap();
+        assert_eq!(
+            (h.start_line, h.end_line, h.similarity),
+            (1, 2, 50),
+            "{h:?}"
+        );
+    }
+
+    #[test]
     fn long_old_strings_are_placed_by_line_votes() {
         let body: String = (0..2000).map(|i| format!("line number {i}\n")).collect();
         let hay = format!("head\n{body}tail\n");
