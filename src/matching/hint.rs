@@ -412,6 +412,23 @@ mod tests {
     }
 
     #[test]
+    fn match_6_a_blank_line_as_long_as_the_cut_off_is_still_scored() {
+        // The pre-pass passes over a line only when it is *longer* than four times the old
+        // string plus 256 bytes. A blank line of exactly that length inside the right window
+        // has no pairs at all; scoring it as all misses would sink that window below the 38
+        // windows of `foo()` lines, and the hint would name one of them instead.
+        let needle = "foo()\n\nbar()";
+        let cut = 4 * needle.len() + 256;
+        let hay = format!("{}{}\nbar()\n", "foo()\n".repeat(40), " ".repeat(cut));
+        let h = closest_region(&hay, needle).unwrap();
+        assert_eq!(
+            (h.start_line, h.end_line, h.similarity),
+            (40, 42, 100),
+            "{h:?}"
+        );
+    }
+
+    #[test]
     fn a_deeply_indented_equal_line_still_votes() {
         // Nothing is similar enough (the window "a / zzzzzz" against "a / b" is 36 %), so the
         // line votes decide, and the line equal to the old string's first line but for 74
