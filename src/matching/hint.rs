@@ -429,6 +429,17 @@ mod tests {
     }
 
     #[test]
+    fn match_6_regions_sharing_one_line_overlap() {
+        // Lines 1-2 ("x / alpha one") are similar enough to be offered, but share line 2 with
+        // the best region (2-3): regions never overlap, not even by their edge lines.
+        let hay = "x\nalpha one\nbeta twp\ny\n";
+        let hints = closest_regions(hay, "alpha one\nbeta two", 3);
+        let ranges: Vec<(usize, usize)> =
+            hints.iter().map(|h| (h.start_line, h.end_line)).collect();
+        assert_eq!(ranges, [(2, 3)], "{hints:?}");
+    }
+
+    #[test]
     fn a_deeply_indented_equal_line_still_votes() {
         // Nothing is similar enough (the window "a / zzzzzz" against "a / b" is 36 %), so the
         // line votes decide, and the line equal to the old string's first line but for 74
