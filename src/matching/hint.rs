@@ -440,6 +440,20 @@ mod tests {
     }
 
     #[test]
+    fn a_four_character_start_is_enough_for_the_prefix_fallback() {
+        // Nothing similar (21 %), no equal line: the first line holding the start of the old
+        // string (four characters are enough to look for) is named, at 0 %.
+        let hay = "head\n00000000000000wxyz0000000000000000\ntail\n";
+        let h = closest_region(hay, "wxyz").unwrap();
+        assert_eq!((h.start_line, h.end_line, h.similarity), (2, 2, 0), "{h:?}");
+        // Three are not.
+        assert_eq!(
+            closest_region("head\n00000000000000xyz0000000000000000\n", "xyz"),
+            None
+        );
+    }
+
+    #[test]
     fn a_deeply_indented_equal_line_still_votes() {
         // Nothing is similar enough (the window "a / zzzzzz" against "a / b" is 36 %), so the
         // line votes decide, and the line equal to the old string's first line but for 74

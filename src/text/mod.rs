@@ -440,5 +440,15 @@ mod tests {
             text: "2".into(),
         }];
         assert_eq!(doc.fingerprint_after(&reps), Fingerprint::of("one 2 three"));
+        // Several replacements (a replace_all, a patch's hunks), of every size: the length
+        // counts the untouched text between them too.
+        let rep = |start, end, text: &str| Replacement {
+            start,
+            end,
+            text: text.into(),
+        };
+        let reps = [rep(0, 3, "1"), rep(4, 7, "second"), rep(8, 13, "")];
+        assert_eq!(doc.fingerprint_after(&reps), Fingerprint::of("1 second "));
+        assert_eq!(doc.fingerprint_after(&[]), Fingerprint::of("one two three"));
     }
 }
