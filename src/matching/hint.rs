@@ -454,6 +454,27 @@ mod tests {
     }
 
     #[test]
+    fn match_6_a_file_shorter_than_the_old_string_is_one_window() {
+        // One line against three: the whole file is the only window, and it is similar enough
+        // to offer (no line is equal, and the prefix is not in the file, so only the
+        // similarity search can name it).
+        let h = closest_region("alpha one\n", "alpha onx\nbeta\ngamma").unwrap();
+        assert_eq!(h.start_line, 1, "{h:?}");
+        assert!(h.similarity >= 50, "{h:?}");
+    }
+
+    #[test]
+    fn match_6_adjacent_regions_do_not_overlap() {
+        // Lines 3-4 are closest and 1-2 close; they touch but share no line, so both are
+        // offered (the better one first, so the earlier region is judged against it).
+        let hay = "alpha onx\nbeta twp\nalpha one\nbeta twp\n";
+        let hints = closest_regions(hay, "alpha one\nbeta two", 3);
+        let ranges: Vec<(usize, usize)> =
+            hints.iter().map(|h| (h.start_line, h.end_line)).collect();
+        assert_eq!(ranges, [(3, 4), (1, 2)], "{hints:?}");
+    }
+
+    #[test]
     fn a_deeply_indented_equal_line_still_votes() {
         // Nothing is similar enough (the window "a / zzzzzz" against "a / b" is 36 %), so the
         // line votes decide, and the line equal to the old string's first line but for 74

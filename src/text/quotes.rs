@@ -197,6 +197,12 @@ mod tests {
             "‘tis ‘quoted’ don’t 5’ rock’n’roll"
         );
         assert_eq!(restyle("\"x\" 'y'", "“a”", none), "“x” 'y'");
+        // One curly quote of a kind is enough to tell the file's style (a hit that ends a
+        // quotation holds only its closing quote).
+        assert_eq!(restyle("\"x\"", "bye\u{201D}", none), "\u{201C}x\u{201D}");
+        assert_eq!(restyle("\"x\"", "\u{201C}hi", none), "\u{201C}x\u{201D}");
+        assert_eq!(restyle("it's", "it\u{2019}s", none), "it\u{2019}s");
+        assert_eq!(restyle("'x'", "\u{2018}hi", none), "\u{2018}x\u{2019}");
         // And the other way round: curly singles in the file curl only the singles.
         assert_eq!(restyle("\"x\" 'y'", "‘a’", none), "\"x\" ‘y’");
         assert_eq!(restyle("\"x\"", "plain", none), "\"x\"");
