@@ -30,7 +30,8 @@ use super::staged::{prepare, Prepared};
 use super::temp::parked_path;
 use crate::error::ToolError;
 use crate::text::Chunk;
-use std::collections::{HashMap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -208,29 +209,31 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
     Ok(results)
 }
 
-/// The directories of a batch's targets, in the order first met, with what syncing each
-/// answered (each is synced at most once, after every rename).
+/// The directories of a batch's targets, in the order first met, each with what syncing it
+/// answered once it has been synced (each is synced at most once, after every rename).
 #[derive(Default)]
 struct Dirs<'p> {
     order: Vec<&'p Path>,
-    seen: HashSet<&'p Path>,
-    synced: HashMap<&'p Path, bool>,
+    synced: HashMap<&'p Path, Option<bool>>,
 }
 
 impl<'p> Dirs<'p> {
     /// Remembers `dir` for the orphan sweep, once.
     fn note(&mut self, dir: &'p Path) {
-        if self.seen.insert(dir) {
+        if let Entry::Vacant(v) = self.synced.entry(dir) {
+            v.insert(None);
             self.order.push(dir);
         }
     }
 
     /// Syncs `dir` the first time it is asked; answers whether that sync succeeded.
     fn sync(&mut self, fs: &dyn Fs, dir: &'p Path) -> bool {
+        self.note(dir);
         *self
             .synced
             .entry(dir)
-            .or_insert_with(|| fs.sync_dir(dir).is_ok())
+            .or_default()
+            .get_or_insert_with(|| fs.sync_dir(dir).is_ok())
     }
 }
 

@@ -216,8 +216,6 @@ mod tests {
         EditRequest::new(old, new, all)
     }
 
-    /// A refusal quotes the model's text so it can see what did not match: whole when short,
-    /// else its first and last thousand bytes (cut on character boundaries) around a count.
     /// MULTI-1: each edit's report says whether it replaced all hits, also for a replace_all
     /// edit that found one hit.
     #[test]
@@ -279,6 +277,8 @@ mod tests {
         assert_eq!(line_at("a\nb\nc", 4), 3);
     }
 
+    /// A refusal quotes the model's text so it can see what did not match: whole when short,
+    /// else its first and last thousand bytes (cut on character boundaries) around a count.
     #[test]
     fn messages_quote_the_string_whole_or_cut_in_the_middle() {
         let f = apply("abc\n", &[req("xyz-not-there", "q", false)]).unwrap_err();

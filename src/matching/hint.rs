@@ -280,6 +280,12 @@ fn keep(heap: &mut BinaryHeap<Kept>, start: usize, hit: u64, all: u64, wanted: u
 mod tests {
     use super::*;
 
+    /// The closest region's first and last line and its similarity.
+    fn placed(haystack: &str, needle: &str) -> (usize, usize, u8) {
+        let h = closest_region(haystack, needle).expect("a hint");
+        (h.start_line, h.end_line, h.similarity)
+    }
+
     #[test]
     fn match_6_the_pre_pass_keeps_the_closest_window_among_many_close_ones() {
         // More windows than the pre-pass keeps, most of them close: it must rank by how much of
@@ -420,12 +426,7 @@ mod tests {
         let needle = "foo()\n\nbar()";
         let cut = 4 * needle.len() + 256;
         let hay = format!("{}{}\nbar()\n", "foo()\n".repeat(40), " ".repeat(cut));
-        let h = closest_region(&hay, needle).unwrap();
-        assert_eq!(
-            (h.start_line, h.end_line, h.similarity),
-            (40, 42, 100),
-            "{h:?}"
-        );
+        assert_eq!(placed(&hay, needle), (40, 42, 100));
     }
 
     #[test]
@@ -444,8 +445,7 @@ mod tests {
         // Nothing similar (21 %), no equal line: the first line holding the start of the old
         // string (four characters are enough to look for) is named, at 0 %.
         let hay = "head\n00000000000000wxyz0000000000000000\ntail\n";
-        let h = closest_region(hay, "wxyz").unwrap();
-        assert_eq!((h.start_line, h.end_line, h.similarity), (2, 2, 0), "{h:?}");
+        assert_eq!(placed(hay, "wxyz"), (2, 2, 0));
         // Three are not.
         assert_eq!(
             closest_region("head\n00000000000000xyz0000000000000000\n", "xyz"),
@@ -481,12 +481,7 @@ mod tests {
         // spaces of indentation votes: a line is left out only when it is longer than four
         // times the whole old string and 64 bytes.
         let hay = format!("{}a\nzzzzzz\n", " ".repeat(74));
-        let h = closest_region(&hay, "a\nb").unwrap();
-        assert_eq!(
-            (h.start_line, h.end_line, h.similarity),
-            (1, 2, 50),
-            "{h:?}"
-        );
+        assert_eq!(placed(&hay, "a\nb"), (1, 2, 50));
     }
 
     #[test]

@@ -358,9 +358,7 @@ fn perturb_patch_lines(
     match u.choose_index(10)? {
         0 => body[i].1.push_str("  "),
         1 if allowed.has("curly_quotes") => {
-            for (curly, straight) in parts::CURLY {
-                body[i].1 = body[i].1.replace(curly, &straight.to_string());
-            }
+            body[i].1 = parts::straighten(&body[i].1);
         }
         2 => body[i].1 = format!("  {}", body[i].1.trim_start()),
         3 => body[i].1.push('x'),
@@ -427,9 +425,7 @@ pub(crate) fn blocks(
             }
             2 if allowed.has("curly_quotes") => {
                 for l in search.iter_mut() {
-                    for (curly, straight) in parts::CURLY {
-                        *l = l.replace(curly, &straight.to_string());
-                    }
+                    *l = parts::straighten(l);
                 }
                 false
             }

@@ -50,9 +50,7 @@ pub(crate) fn gen_edit(
             old = old.replace('\n', "\r\n");
         }
         1 if allowed.has("curly_quotes") => {
-            for (curly, straight) in CURLY {
-                old = old.replace(curly, &straight.to_string());
-            }
+            old = parts::straighten(&old);
         }
         2 if allowed.has("line_prefix_repair") => {
             let first = line_of(text, &old);

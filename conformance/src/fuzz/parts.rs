@@ -35,6 +35,18 @@ pub const CURLY: [(char, char); 4] = [
     ('\u{2019}', '\''),
 ];
 
+/// `text` with every curly quote made straight, as a model retypes it.
+pub fn straighten(text: &str) -> String {
+    text.chars()
+        .map(|ch| {
+            CURLY
+                .iter()
+                .find(|(c, _)| *c == ch)
+                .map_or(ch, |(_, straight)| *straight)
+        })
+        .collect()
+}
+
 /// The features a generated case may need, read off the implementation's declared ones.
 #[derive(Debug, Clone, Default)]
 pub struct Allowed {

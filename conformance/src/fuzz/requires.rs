@@ -7,7 +7,7 @@
 
 use super::dialects::{EditorCommand, PatchOp};
 use super::gen::{GenCase, GenEdit, GenStep};
-use super::parts::{CURLY, TAGS};
+use super::parts::{straighten, CURLY, TAGS};
 
 /// The features `case` needs, in the order of the protocol's vocabulary.
 pub fn requires(case: &GenCase) -> Vec<String> {
@@ -176,7 +176,16 @@ pub fn requires(case: &GenCase) -> Vec<String> {
     if case.files.iter().any(|f| mixed(&f.text)) {
         add("mixed_eol");
     }
-    if olds.iter().any(|o| needs_curly_quotes(o, &sources)) {
+    // The texts that hold curly quotes, made straight once for every old string.
+    let straightened: Vec<String> = sources
+        .iter()
+        .filter(|s| CURLY.iter().any(|(c, _)| s.contains(*c)))
+        .map(|s| straighten(s))
+        .collect();
+    if olds
+        .iter()
+        .any(|o| needs_curly_quotes(o, &sources, &straightened))
+    {
         add("curly_quotes");
     }
     if olds
@@ -199,33 +208,18 @@ pub fn requires(case: &GenCase) -> Vec<String> {
 }
 
 /// Whether finding `old` takes MATCH-2's quote normalisation: it holds a straight quote, no
-/// text a file may hold has it as given, and some such text has it once its curly quotes are
-/// made straight. A line quoted verbatim that happens to hold a straight quote (`print('x')`
+/// text a file may hold (`sources`) has it as given, and some such text has it once its curly
+/// quotes are made straight (`straightened`: those of `sources` that hold curly quotes). A line quoted verbatim that happens to hold a straight quote (`print('x')`
 /// beside a `“quoted”` line) needs nothing, and neither does a typo that no quote changes
 /// would mend.
 ///
 /// Read off single texts, this misses an `old_string` made straight that also spans the seam
 /// between an earlier `new_string` and the text around it; the generator draws such spans
 /// rarely, and a miss only leaves `curly_quotes` out of a finding's `requires`.
-fn needs_curly_quotes(old: &str, sources: &[&str]) -> bool {
-    if !old.contains(['"', '\'']) || sources.iter().any(|s| s.contains(old)) {
-        return false;
-    }
-    sources
-        .iter()
-        .any(|s| CURLY.iter().any(|(c, _)| s.contains(*c)) && straighten(s).contains(old))
-}
-
-/// `text` with every curly quote made straight, as a model retypes it.
-fn straighten(text: &str) -> String {
-    text.chars()
-        .map(|ch| {
-            CURLY
-                .iter()
-                .find(|(c, _)| *c == ch)
-                .map_or(ch, |(_, straight)| *straight)
-        })
-        .collect()
+fn needs_curly_quotes(old: &str, sources: &[&str], straightened: &[String]) -> bool {
+    old.contains(['"', '\''])
+        && !sources.iter().any(|s| s.contains(old))
+        && straightened.iter().any(|s| s.contains(old))
 }
 
 /// Whether the text has more than one kind of line break.
