@@ -1,9 +1,14 @@
 //! Properties of the pure engine against a deliberately naive model (no memchr, no piece table,
 //! no offset maps): bytes outside the edit never change, a unique edit followed by its inverse
-//! restores the file, and replace_all writes the naive model's bytes and count.
+//! restores the file, and replace_all writes the naive model's bytes and count. The last
+//! property runs the Edit tool itself on CRLF files, where most edits are found in the stored
+//! text and applied to a window of the file's lines rather than to its whole LF view.
 
+use editref::api::{EditInput, ReadInput, WriteInput};
 use editref::engine::{apply, EditRequest};
-use editref::text::{concat, Document};
+use editref::patch::structured_patch;
+use editref::text::{concat, Document, Replacement};
+use editref::{Code, Config, Session};
 use proptest::prelude::*;
 
 /// The naive LF view and, for each view byte, the raw offset where it starts (the LF of a
@@ -118,8 +123,132 @@ fn replacement() -> impl Strategy<Value = String> {
     .prop_map(|v| v.concat())
 }
 
+/// A CRLF file: lines of a small alphabet (a lone CR among them) joined by CRLF, one break an
+/// LF-only one when `lone_lf` names it, the last line with or without a break.
+fn crlf_file() -> impl Strategy<Value = String> {
+    let line = proptest::collection::vec(
+        prop_oneof![
+            Just("a"),
+            Just("b"),
+            Just("ab"),
+            Just(" "),
+            Just("é"),
+            Just("x"),
+            Just("\r")
+        ],
+        0..6,
+    )
+    .prop_map(|v| v.concat());
+    (
+        proptest::collection::vec(line, 1..25),
+        proptest::option::of(any::<prop::sample::Index>()),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, lone_lf, last_break)| {
+            let lone = lone_lf.map(|i| i.index(lines.len()));
+            let mut raw = String::new();
+            for (i, l) in lines.iter().enumerate() {
+                raw.push_str(l);
+                if i + 1 < lines.len() || last_break {
+                    raw.push_str(if Some(i) == lone { "\n" } else { "\r\n" });
+                }
+            }
+            raw
+        })
+}
+
+/// A session on a fresh directory holding `raw` as `f.txt`, the file read in full.
+fn read_file(raw: &str) -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("f.txt"), raw).unwrap();
+    let mut config = Config::new(dir.path()).with_root(dir.path());
+    config.fsync = false;
+    config.undo = None;
+    let session = Session::new(config);
+    session.read(ReadInput::new("f.txt")).unwrap();
+    (dir, session)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    /// TEXT-5, TEXT-6, MATCH-1/3, EDIT-3, EDIT-4, EDIT-6 through the Edit tool on CRLF files,
+    /// with `old_string` cut from the LF view (one line or several, at any place): the bytes
+    /// on disk are the naive model's; a refusal leaves the file as it was; the patch is the
+    /// one of the whole view, lines numbered from the file's start; and the text the session
+    /// remembers is the file's (a Write after the file was replaced by a copy of itself,
+    /// which makes the session compare the content, is not stale).
+    #[test]
+    fn edit_tool_on_crlf_files_writes_the_models_bytes(
+        raw in crlf_file(),
+        from in any::<prop::sample::Index>(),
+        len in 1usize..14,
+        new in prop_oneof![replacement(), Just(String::new())],
+        all in any::<bool>(),
+    ) {
+        let (view, map) = naive_view(&raw);
+        prop_assume!(!view.is_empty());
+        let mut s = from.index(view.len());
+        while !view.is_char_boundary(s) {
+            s -= 1;
+        }
+        let mut e = (s + len).min(view.len());
+        while !view.is_char_boundary(e) {
+            e += 1;
+        }
+        // The tool reads a CRLF the cut holds (a lone CR before a break) as LF (TEXT-5).
+        let cut = &view[s..e];
+        let old = cut.replace("\r\n", "\n");
+        prop_assume!(old != new);
+        let hits = naive_find(&view, &old);
+        let (dir, session) = read_file(&raw);
+        let path = dir.path().join("f.txt");
+        let mut input = EditInput::new("f.txt", cut, &new);
+        input.replace_all = all;
+        let got = session.edit(input);
+        let refused = match hits.len() {
+            0 => Some(Code::NotFound),
+            1 => None,
+            _ if all => None,
+            _ => Some(Code::Ambiguous),
+        };
+        if let Some(code) = refused {
+            prop_assert_eq!(got.map(|_| ()).map_err(|e| e.code), Err(code));
+            prop_assert_eq!(std::fs::read(&path).unwrap(), raw.as_bytes());
+            return Ok(());
+        }
+        let out = got.map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        let inserted = if dominant_crlf(&raw) { new.replace('\n', "\r\n") } else { new.clone() };
+        let mut want = Vec::new();
+        let mut at = 0;
+        let mut reps = Vec::new();
+        // EDIT-2: a deletion of text without a final break takes the break after it, unless
+        // the next hit begins with that break.
+        let eat = new.is_empty() && !old.ends_with('\n');
+        for (k, &h) in hits.iter().enumerate() {
+            let mut end = h + old.len();
+            if eat && view.as_bytes().get(end) == Some(&b'\n') && hits.get(k + 1) != Some(&end) {
+                end += 1;
+            }
+            want.extend_from_slice(&raw.as_bytes()[at..map[h]]);
+            want.extend_from_slice(inserted.as_bytes());
+            at = map[end];
+            reps.push(Replacement { start: h, end, text: new.clone() });
+        }
+        want.extend_from_slice(&raw.as_bytes()[at..]);
+        prop_assert_eq!(std::fs::read(&path).unwrap(), want.clone());
+        prop_assert_eq!(out.replacements, hits.len());
+        // The patch the whole view gives: the engine's own spans (it joins touching hits, and
+        // a line diff aligns what it is given), so that only where the tool ran can differ.
+        let whole = apply(&view, &[EditRequest::new(cut, &new, all)]).unwrap();
+        prop_assert_eq!(whole.replacements.len() <= reps.len(), true);
+        prop_assert_eq!(out.change.patch().hunks(), structured_patch(&view, &whole.replacements));
+        let copy = dir.path().join("copy");
+        std::fs::write(&copy, &want).unwrap();
+        std::fs::rename(&copy, &path).unwrap();
+        session.write(WriteInput::new("f.txt", "done")).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+        prop_assert_eq!(std::fs::read(&path).unwrap(), b"done");
+    }
 
     /// TEXT-6, MATCH-1/3: outside the replaced span every raw byte is identical; inside, the new
     /// text with LF written as the dominant ending. Refusals match the naive count.

@@ -53,8 +53,13 @@ pub(super) fn line_end(text: &str, at: usize) -> usize {
     memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1)
 }
 
-/// The changes of each region, and the buffer their added lines are in.
-pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Change<'a>>, String) {
+/// The changes of each region, and the buffer their added lines are in; `old` starts at the
+/// 0-based line `first_line` of the text the line numbers count in.
+pub(super) fn changes<'a>(
+    old: &'a str,
+    replacements: &[Replacement],
+    first_line: usize,
+) -> (Vec<Change<'a>>, String) {
     // 1. Widen every span to whole lines; merge spans that share a line.
     // (first byte, end byte, the replacements in it as a range of `replacements`)
     let mut regions: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
@@ -101,7 +106,7 @@ pub(super) fn changes<'a>(old: &'a str, replacements: &[Replacement]) -> (Vec<Ch
     // 2. Diff each region's lines; collect the changes with absolute positions.
     let mut out = Vec::with_capacity(regions.len());
     let mut added = String::new();
-    let mut line = 0; // 0-based old line at `at`
+    let mut line = first_line; // 0-based old line at `at`
     let mut at = 0;
     let mut delta: isize = 0;
     for (ls, le, reps) in regions {

@@ -20,7 +20,15 @@ impl Patch {
     /// The patch of `replacements` (sorted, disjoint spans of `old`, an LF view), with diff
     /// headers naming `path`.
     pub fn new(path: &str, old: &str, replacements: &[Replacement]) -> Patch {
-        let (changes, added) = changes(old, replacements);
+        Patch::new_at(path, old, replacements, 0)
+    }
+
+    /// [`Patch::new`] for `old` that is a window of a longer text starting at its 0-based line
+    /// `first_line`: the hunks number their lines in the whole text. The window must hold
+    /// every line a hunk shows — the changed lines, the line after a change that joins it,
+    /// and [`CONTEXT`] lines on each side — for the patch to be the whole text's.
+    pub fn new_at(path: &str, old: &str, replacements: &[Replacement], first_line: usize) -> Patch {
+        let (changes, added) = changes(old, replacements, first_line);
         build(path, old, &changes, &added)
     }
 

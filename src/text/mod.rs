@@ -4,15 +4,19 @@
 //! [`Document::render`] turns replacements of LF-view spans into the output byte chunks, where
 //! every chunk outside a replaced span is the file's own bytes, untouched (TEXT-6).
 
+mod after;
 pub mod buffer;
 pub mod encoding;
 pub mod eol;
 pub mod quotes;
+mod stored;
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 pub use encoding::{decode, DecodeError, TextEncoding};
 pub use eol::{Eol, EolCounts, LfView};
+pub use stored::Window;
 
 /// One replaced span of the LF view and the LF-view text that takes its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,11 +106,16 @@ pub struct Document<'a> {
     bytes: &'a [u8],
     encoding: TextEncoding,
     stored: Cow<'a, str>,
-    lf: LfView,
-    dominant: Eol,
-    /// Break counts; for a text without CR counted only when asked (they do not decide
-    /// anything there: the dominant ending is LF).
-    counts: std::cell::OnceCell<EolCounts>,
+    /// Whether the stored text holds a CR; without one it is its own LF view.
+    has_cr: bool,
+    /// The LF view, built on first use: an Edit of a CRLF file whose `old_string` is found in
+    /// the stored text (`stored.rs`) never needs the view of the whole file.
+    lf: OnceCell<LfView>,
+    /// The ending for inserted text when set by [`Document::set_dominant`]; otherwise
+    /// TEXT-4's, from the counts.
+    dominant: Option<Eol>,
+    /// Break counts, taken when first asked (from the view when it is built).
+    counts: OnceCell<EolCounts>,
 }
 
 /// A character the file's encoding cannot represent (D11, D14).
@@ -117,19 +126,17 @@ impl<'a> Document<'a> {
     /// Decodes `bytes` (TEXT-1); refuses binary and undecodable input.
     pub fn decode(bytes: &'a [u8]) -> Result<Document<'a>, DecodeError> {
         let decoded = decode(bytes)?;
-        let (lf, counted) = LfView::build(&decoded.text, decoded.has_cr, false);
-        let dominant = lf.counts.dominant();
-        let counts = std::cell::OnceCell::new();
-        if counted {
-            let _ = counts.set(lf.counts);
-        }
+        let has_cr = decoded
+            .has_cr
+            .unwrap_or_else(|| memchr::memchr(b'\r', decoded.text.as_bytes()).is_some());
         Ok(Document {
             bytes,
             encoding: decoded.encoding,
             stored: decoded.text,
-            lf,
-            dominant,
-            counts,
+            has_cr,
+            lf: OnceCell::new(),
+            dominant: None,
+            counts: OnceCell::new(),
         })
     }
 
@@ -139,15 +146,22 @@ impl<'a> Document<'a> {
             bytes: b"",
             encoding: TextEncoding::Utf8 { bom: false },
             stored: Cow::Borrowed(""),
-            lf: LfView::default(),
-            dominant,
-            counts: std::cell::OnceCell::from(EolCounts::default()),
+            has_cr: false,
+            lf: OnceCell::from(LfView::default()),
+            dominant: Some(dominant),
+            counts: OnceCell::from(EolCounts::default()),
         }
+    }
+
+    /// The LF view and its map back to the stored text, built on first use.
+    fn lf(&self) -> &LfView {
+        self.lf
+            .get_or_init(|| LfView::build(&self.stored, Some(self.has_cr), false).0)
     }
 
     /// The LF view that matching works on (TEXT-5); never includes the BOM (TEXT-3).
     pub fn view(&self) -> &str {
-        self.lf.view(&self.stored)
+        self.lf().view(&self.stored)
     }
 
     /// The encoding the file is written back in.
@@ -157,25 +171,41 @@ impl<'a> Document<'a> {
 
     /// The ending written for LFs of inserted text (TEXT-4, TEXT-6).
     pub fn dominant(&self) -> Eol {
-        self.dominant
+        match self.dominant {
+            Some(eol) => eol,
+            // Without a CR there is no CRLF to outnumber the LFs: nothing to count.
+            None if !self.has_cr => Eol::Lf,
+            None => self.eol_counts().dominant(),
+        }
     }
 
     /// Overrides the ending used for inserted text (whole-content replacement of a file with no
     /// line break of its own takes the new text's ending).
     pub fn set_dominant(&mut self, eol: Eol) {
-        self.dominant = eol;
+        self.dominant = Some(eol);
     }
 
     /// Break counts of the stored text.
     pub fn eol_counts(&self) -> EolCounts {
-        *self.counts.get_or_init(|| EolCounts {
-            crlf: 0,
-            lf: memchr::memchr_iter(b'\n', self.stored.as_bytes()).count(),
+        *self.counts.get_or_init(|| {
+            if !self.has_cr {
+                EolCounts {
+                    crlf: 0,
+                    lf: memchr::memchr_iter(b'\n', self.stored.as_bytes()).count(),
+                }
+            } else if let Some(lf) = self.lf.get() {
+                lf.counts
+            } else {
+                eol::count_eols(&self.stored)
+            }
         })
     }
 
-    /// The fingerprint of the LF view.
+    /// The fingerprint of the LF view (hashed from the stored text when the view is not built).
     pub fn fingerprint(&self) -> Fingerprint {
+        if self.has_cr && self.lf.get().is_none() {
+            return self.fingerprint_after_stored(&[]);
+        }
         Fingerprint::of(self.view())
     }
 
@@ -190,6 +220,16 @@ impl<'a> Document<'a> {
     /// of a million hits is then a few chunks, not two million of them, each with a buffer of
     /// its own. Only the chunking differs; the bytes, in order, are the same.
     pub fn render(&self, replacements: &[Replacement]) -> Result<Vec<Chunk<'a>>, Unrepresentable> {
+        let lf = self.lf();
+        self.render_mapped(replacements, |offset| lf.to_stored(offset))
+    }
+
+    /// [`Document::render`] of replacements whose offsets `to_stored` maps to the stored text.
+    fn render_mapped(
+        &self,
+        replacements: &[Replacement],
+        to_stored: impl Fn(usize) -> usize,
+    ) -> Result<Vec<Chunk<'a>>, Unrepresentable> {
         let mut chunks = Vec::new();
         let bom = self.encoding.bom();
         if !bom.is_empty() {
@@ -201,10 +241,16 @@ impl<'a> Document<'a> {
             byte_pos: bom.len(),
         };
         for rep in replacements {
-            let s = self.lf.to_stored(rep.start);
-            let e = self.lf.to_stored(rep.end);
+            let s = to_stored(rep.start);
+            let e = to_stored(rep.end);
             self.push_original(&mut chunks, &mut cursor, stored, s)?;
-            let inserted = eol::with_eol(&rep.text, self.dominant);
+            // The ending is looked up only for text that has a break: for a CRLF file that was
+            // not given a view, that is a count of its breaks.
+            let inserted = if rep.text.contains('\n') {
+                eol::with_eol(&rep.text, self.dominant())
+            } else {
+                Cow::Borrowed(rep.text.as_str())
+            };
             if !inserted.is_empty() {
                 append_new(&mut chunks, |out| self.encoding.encode_into(&inserted, out))
                     .map_err(Unrepresentable)?;
@@ -253,26 +299,6 @@ impl<'a> Document<'a> {
             cursor.byte_pos += n;
         }
         cursor.text_pos = to;
-    }
-
-    /// The fingerprint the LF view will have after `replacements`, without building it.
-    pub fn fingerprint_after(&self, replacements: &[Replacement]) -> Fingerprint {
-        let view = self.view().as_bytes();
-        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-        let mut last = 0;
-        let mut len = 0u64;
-        for rep in replacements {
-            hasher.update(&view[last..rep.start]);
-            hasher.update(rep.text.as_bytes());
-            len += (rep.start - last + rep.text.len()) as u64;
-            last = rep.end;
-        }
-        hasher.update(&view[last..]);
-        len += (view.len() - last) as u64;
-        Fingerprint {
-            hash: hasher.digest128(),
-            len,
-        }
     }
 }
 

@@ -4,15 +4,16 @@
 //! can see the text (step 2 compares the *repaired* strings); the same bytes then serve the
 //! staleness check, the engine and the write-time check.
 
+use super::edit_window;
 use super::open::ReadRule;
 use super::{decode_error, is_notebook, load, metadata_checks, not_found, stat};
 use crate::api::{Change, EditInput, EditOutput};
 use crate::disk::{Kind, Loaded, WriteRequest};
-use crate::engine::{self, Applied, EditReport, EditRequest};
+use crate::engine::{self, EditReport, EditRequest};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::patch;
 use crate::session::{Entry, Scope, Session};
-use crate::text::{Document, Fingerprint};
+use crate::text::{Document, Fingerprint, Replacement};
 
 /// Runs Edit.
 pub fn run(session: &Session, input: EditInput) -> ToolResult<EditOutput> {
@@ -136,15 +137,28 @@ pub(crate) fn apply_named(
     });
     let early_doc = early.as_ref().map(|l| Document::decode(&l.bytes));
 
+    // A single Edit's old_string found in the stored text of a CRLF file: the edit then runs
+    // on a window of the file's lines, and the view of the whole file is never built.
+    let mut stored_hits = match (&early_doc, edits) {
+        (Some(Ok(d)), [edit]) => d.find_stored(edit.old_string()),
+        _ => None,
+    };
+
     // Step 2: no_change, after repair against the text it applies to.
     for (index, edit) in edits.iter().enumerate() {
         let same = if index == 0 {
-            let text = match &early_doc {
-                Some(Ok(d)) => d.view(),
-                _ => "",
-            };
-            let r = engine::repaired(text, edit);
-            r.old == r.new
+            match (&early_doc, &stored_hits) {
+                // Found as given: no repair fires (REPAIR-4).
+                (_, Some(hits)) if !hits.is_empty() => edit.old_string() == edit.new_string(),
+                (Some(Ok(d)), _) => {
+                    let r = engine::repaired(d.view(), edit);
+                    r.old == r.new
+                }
+                _ => {
+                    let r = engine::repaired("", edit);
+                    r.old == r.new
+                }
+            }
         } else {
             edit.old_string() == edit.new_string()
         };
@@ -198,6 +212,10 @@ pub(crate) fn apply_named(
         _ => {
             reloaded = load(session, &r, session.config().max_edit_size)?;
             let doc = Document::decode(&reloaded.bytes);
+            stored_hits = match (&doc, edits) {
+                (Ok(d), [edit]) => d.find_stored(edit.old_string()),
+                _ => None,
+            };
             (&reloaded, doc)
         }
     };
@@ -209,12 +227,24 @@ pub(crate) fn apply_named(
     }
     // Step 9.
     let mut doc = doc.map_err(|e| decode_error(e, &r.given))?;
-    // Steps 10–12 and MULTI-1..4.
-    let applied = engine::apply(doc.view(), edits).map_err(|f| indexed(multi, f.index, f.error))?;
-    if creating && !doc.eol_counts().any() {
-        doc.set_dominant(edits[0].new_eol());
-    }
-    let patch = patch::Patch::new(&r.given, doc.view(), &applied.replacements);
+    // Steps 10–12 and MULTI-1..4: on a window of the file when the stored text found the
+    // edit's hits, else on the whole view.
+    let windowed = match (&stored_hits, edits) {
+        (Some(hits), [edit]) => edit_window::apply(&r.given, &doc, edit, hits),
+        _ => None,
+    };
+    let (reports, patch, spans) = match windowed {
+        Some(w) => (w.reports, w.patch, Spans::Stored(w.stored)),
+        None => {
+            let applied =
+                engine::apply(doc.view(), edits).map_err(|f| indexed(multi, f.index, f.error))?;
+            if creating && !doc.eol_counts().any() {
+                doc.set_dominant(edits[0].new_eol());
+            }
+            let patch = patch::Patch::new(&r.given, doc.view(), &applied.replacements);
+            (applied.edits, patch, Spans::View(applied.replacements))
+        }
+    };
     // DIALECT-1: a call that needed no Read leaves the file fully read only when the session
     // had read it in full before; otherwise it would stand in for the Read that a LineEdit or
     // an insert by line number requires.
@@ -227,13 +257,21 @@ pub(crate) fn apply_named(
     let durable = if dry_run {
         true
     } else {
-        write(session, tool, &r, &doc, &applied, Some(loaded), full)?
+        write(session, tool, &r, &doc, &spans, Some(loaded), full)?
     };
     Ok(Done {
-        reports: applied.edits,
+        reports,
         patch,
         durable,
     })
+}
+
+/// An edit's replacements as the writer takes them.
+enum Spans {
+    /// In offsets of the LF view.
+    View(Vec<Replacement>),
+    /// In offsets of the stored text (a windowed Edit, `edit_window`).
+    Stored(Vec<Replacement>),
 }
 
 /// EDIT-1 step 4 / MULTI-4: a new file from an empty old_string, later edits applied to it.
@@ -251,7 +289,15 @@ fn create(
     let durable = if dry_run {
         true
     } else {
-        write(session, tool, r, &doc, &applied, None, true)?
+        write(
+            session,
+            tool,
+            r,
+            &doc,
+            &Spans::View(applied.replacements),
+            None,
+            true,
+        )?
     };
     Ok(Done {
         reports: applied.edits,
@@ -268,18 +314,23 @@ fn write(
     tool: &str,
     r: &crate::session::Resolved,
     doc: &Document<'_>,
-    applied: &Applied,
+    spans: &Spans,
     existing: Option<&Loaded>,
     full: bool,
 ) -> ToolResult<bool> {
-    let chunks = doc
-        .render(&applied.replacements)
-        .map_err(|c| super::unrepresentable(c.0, doc.encoding().name(), &r.given))?;
+    let chunks = match spans {
+        Spans::View(reps) => doc.render(reps),
+        Spans::Stored(reps) => doc.render_stored(reps),
+    }
+    .map_err(|c| super::unrepresentable(c.0, doc.encoding().name(), &r.given))?;
     // EDIT-4 keeps the new text as read; only a session that checks reads before writes ever
     // looks at that entry, and hashing the new text is a whole pass over it. Taken before the
     // write: a mapped file's text is not read after it (disk::FileBytes).
-    let fingerprint: Option<Fingerprint> = (session.config().read_before_write && full)
-        .then(|| doc.fingerprint_after(&applied.replacements));
+    let fingerprint: Option<Fingerprint> =
+        (session.config().read_before_write && full).then(|| match spans {
+            Spans::View(reps) => doc.fingerprint_after(reps),
+            Spans::Stored(reps) => doc.fingerprint_after_stored(reps),
+        });
     let written = session.write_file(
         tool,
         &WriteRequest {

@@ -8,6 +8,7 @@
 
 mod checks;
 pub mod edit;
+mod edit_window;
 pub mod line_edit;
 pub mod multi_edit;
 pub mod notebook;
