@@ -3,12 +3,13 @@
 //!
 //! Keeping the two together means no tool can write without leaving an undo record, and the
 //! record always describes a write that happened: it is made after the rename, from the old
-//! bytes still in memory and the hash of the chunks just written.
+//! bytes still in memory and the chunks just written (hashed by the journal when it keeps the
+//! unit's old bytes).
 
 use super::Session;
 use crate::disk::{self, BatchDone, BatchOp, WriteRequest, Written};
 use crate::error::ToolResult;
-use crate::undo::{Before, Change, ContentHash, Journal};
+use crate::undo::{After, Before, Change, Journal};
 
 impl Session {
     /// Writes one file atomically (DISK-1) and records the write for undo. `tool` names the
@@ -33,7 +34,7 @@ impl Session {
                         bytes: &existing.bytes,
                         mode: existing.meta.mode,
                     },
-                    after: None,
+                    after: After::Deleted,
                 },
             })
             .collect();
@@ -61,6 +62,6 @@ fn change_of_write<'r>(req: &WriteRequest<'r, '_>) -> Change<'r> {
             },
             None => Before::Absent,
         },
-        after: Some(ContentHash::of_parts(req.chunks.iter().map(|c| c.bytes()))),
+        after: After::Bytes(req.chunks.iter().map(|c| c.bytes()).collect()),
     }
 }

@@ -77,6 +77,18 @@ pub fn run(session: &Session, input: UndoInput) -> ToolResult<UndoOutput> {
     })
 }
 
+/// UNDO-6: the refusal of a unit whose old bytes of `shown` (`len` bytes) were not kept.
+fn too_large(shown: &str, tool: &str, len: u64) -> ToolError {
+    ToolError::new(
+        Code::TooLarge,
+        format!(
+            "The {tool} of '{shown}' replaced {}, more than the undo journal keeps, so it cannot \
+             be undone. Restore the file from version control instead.",
+            super::human_size(len)
+        ),
+    )
+}
+
 /// One file of a unit as it is now.
 struct Current {
     resolved: Resolved,
@@ -86,6 +98,13 @@ struct Current {
 /// UNDO-2 and UNDO-4: checks every file of `unit` against what it left, then restores them all.
 fn undo_unit(session: &Session, journal: &Journal<'_>, unit: &Stored) -> ToolResult<UndoneStep> {
     let tool = unit.record.tool.as_str();
+    // A unit that kept no old bytes of a file cannot be undone, whatever the files hold now
+    // (UNDO-2, UNDO-6): it is refused first, before any file is loaded or hashed.
+    for f in &unit.record.files {
+        if let BeforeRecord::Omitted { len } = f.before {
+            return Err(too_large(&shown(session, &f.path), tool, len));
+        }
+    }
     let mut current = Vec::with_capacity(unit.record.files.len());
     let mut blobs: Vec<Option<Vec<u8>>> = Vec::with_capacity(unit.record.files.len());
     for (index, f) in unit.record.files.iter().enumerate() {
@@ -115,16 +134,7 @@ fn undo_unit(session: &Session, journal: &Journal<'_>, unit: &Stored) -> ToolRes
         }
         let blob = match f.before {
             BeforeRecord::Absent => None,
-            BeforeRecord::Omitted { len } => {
-                return Err(ToolError::new(
-                    Code::TooLarge,
-                    format!(
-                        "The {tool} of '{shown}' replaced {}, more than the undo journal keeps, \
-                         so it cannot be undone. Restore the file from version control instead.",
-                        super::human_size(len)
-                    ),
-                ))
-            }
+            BeforeRecord::Omitted { len } => return Err(too_large(&shown, tool, len)),
             BeforeRecord::Kept { .. } => Some(journal.blob(unit, index).map_err(|e| {
                 ToolError::io(
                     &format!("Could not read the undo journal's copy of '{shown}'"),

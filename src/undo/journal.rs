@@ -16,7 +16,7 @@
 use super::index::{self, Index};
 use super::prune::{self, Entry, Limits};
 use super::records::{BeforeRecord, FileRecord, HashRecord, Stored, UnitRecord, VERSION};
-use super::{Before, Change, ContentHash, UndoConfig};
+use super::{After, Before, Change, ContentHash, UndoConfig};
 use crate::disk::{Fs, Kind};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -116,10 +116,14 @@ impl<'a> Journal<'a> {
                     }
                 }
             };
+            let after = match &c.after {
+                After::Bytes(parts) if keep => Some(ContentHash::of_parts(parts.iter().copied())),
+                After::Bytes(_) | After::Deleted => None,
+            };
             files.push(FileRecord {
                 path: c.target.clone(),
                 before,
-                after: c.after.map(HashRecord::from),
+                after: after.map(HashRecord::from),
             });
         }
         let record = UnitRecord {

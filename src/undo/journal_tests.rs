@@ -19,7 +19,7 @@ fn change(target: &Path, bytes: &'static [u8]) -> Change<'static> {
     Change {
         target: target.to_path_buf(),
         before: Before::File { bytes, mode: 0o644 },
-        after: Some(ContentHash::of(b"new")),
+        after: After::Bytes(vec![b"new"]),
     }
 }
 

@@ -84,8 +84,20 @@ pub struct Change<'a> {
     pub target: PathBuf,
     /// What it was before the write.
     pub before: Before<'a>,
-    /// What it is after: `None` when the write deleted it, else the hash of its new bytes.
-    pub after: Option<ContentHash>,
+    /// What it is after.
+    pub after: After<'a>,
+}
+
+/// What a write left of a file, as a tool hands it to [`Journal::record`].
+#[derive(Debug, Clone)]
+pub enum After<'a> {
+    /// The write deleted the file.
+    Deleted,
+    /// The write left these bytes, laid end to end (the chunks of the write, not joined). The
+    /// journal hashes them only for a unit whose old bytes it keeps: a unit that cannot be
+    /// undone (UNDO-6) needs no hash of what it left, and such a file is over 64 MiB — its hash
+    /// would be a whole pass over it for nothing.
+    Bytes(Vec<&'a [u8]>),
 }
 
 /// A hash of a file's bytes and their length: how undo recognises the content a unit left.

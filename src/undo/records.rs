@@ -17,7 +17,8 @@ pub struct FileRecord {
     pub path: PathBuf,
     /// Its state before the write.
     pub before: BeforeRecord,
-    /// The hash of what the write left, or `None` when it deleted the file.
+    /// The hash of what the write left; `None` when it deleted the file, or when the unit
+    /// keeps no old bytes (UNDO-6: it cannot be undone, so what it left is not hashed).
     pub after: Option<HashRecord>,
 }
 

@@ -403,6 +403,16 @@ fn undo_6_old_content_over_the_cap_is_not_kept_and_its_undo_is_too_large() {
         "Undo",
         json!({"file_path": "big.txt"}),
     );
+    // Changed since or not, a unit without its old bytes cannot be undone: too_large, before
+    // the check that the file holds what the unit left (UNDO-2), and nothing is written.
+    t.put("big.txt", b"changed since\n");
+    t.refused(
+        "big.txt",
+        Code::TooLarge,
+        "Undo",
+        json!({"file_path": "big.txt"}),
+    );
+    assert_eq!(t.get("big.txt"), b"changed since\n");
     // The small unit is within the cap and still undoable.
     undo(&t, "small.txt").unwrap();
     assert_eq!(t.get("small.txt"), b"tiny\n");

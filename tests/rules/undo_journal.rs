@@ -4,7 +4,7 @@
 
 use editref::disk::RealFs;
 use editref::undo::{
-    journal_dir, state_base_from, Before, BeforeRecord, Change, ContentHash, FileRecord, Journal,
+    journal_dir, state_base_from, After, Before, BeforeRecord, Change, FileRecord, Journal,
     UndoConfig, UndoPlace, UnitRecord,
 };
 use editref::{Code, Config, Session};
@@ -29,9 +29,12 @@ fn kept<'a>(target: &Path, bytes: &'a [u8]) -> Change<'a> {
     Change {
         target: target.to_path_buf(),
         before: Before::File { bytes, mode: 0o644 },
-        after: Some(ContentHash::of(b"new")),
+        after: After::Bytes(vec![b"new"]),
     }
 }
+
+/// xxh3-128 of `b"new"` (what `kept` says a write left), from another implementation.
+const NEW_XXH3: &str = "4268207a5959016d4db73088ace631b8";
 
 /// The units of `target` in `journal`, oldest first, by their old bytes.
 fn old_bytes(journal: &Journal<'_>, target: &Path) -> Vec<Vec<u8>> {
@@ -133,6 +136,9 @@ fn undo_6_sixty_four_mib_of_old_bytes_then_the_oldest_goes() {
         units[0].record.files[0].before,
         BeforeRecord::Kept { len, .. } if len == MIB64 as u64
     ));
+    // UNDO-1: a kept unit has the hash of what it left, for undo to check.
+    let after = units[0].record.files[0].after.as_ref().unwrap();
+    assert_eq!((after.xxh3.as_str(), after.len), (NEW_XXH3, 3));
     drop(exactly);
     let over = vec![b'z'; MIB64 + 1];
     journal.record("Edit", &[kept(&b, &over)]).unwrap();
@@ -143,6 +149,8 @@ fn undo_6_sixty_four_mib_of_old_bytes_then_the_oldest_goes() {
             len: MIB64 as u64 + 1
         }
     );
+    // UNDO-2: a unit that cannot be undone needs no hash of what it left; none is taken.
+    assert_eq!(newest[0].record.files[0].after, None);
 }
 
 #[test]
