@@ -145,13 +145,10 @@ impl Pairs {
     }
 
     /// For each line of `haystack` (split at LF, as [`split_lines`] does): (pairs of the line
-    /// found in the set, pairs of the line). One tight pass over the bytes; a line longer than
-    /// `longest` bytes scores as all pairs and no hit.
-    fn per_line<'h>(
-        &'h self,
-        haystack: &'h str,
-        longest: usize,
-    ) -> impl Iterator<Item = (u32, u32)> + 'h {
+    /// found in the set, pairs of the line). One tight pass over the bytes, long lines
+    /// included: skipping them would save no pass, and scoring a line unread (as all misses,
+    /// say) would sink a window whose long line is blank.
+    fn per_line<'h>(&'h self, haystack: &'h str) -> impl Iterator<Item = (u32, u32)> + 'h {
         let bytes = haystack.as_bytes();
         let mut pos = 0;
         let mut done = false;
@@ -163,9 +160,6 @@ impl Pairs {
             let line = &bytes[pos..end];
             done = end == bytes.len();
             pos = end + 1;
-            if line.len() > longest {
-                return Some((0, u32::try_from(line.len()).unwrap_or(u32::MAX)));
-            }
             let (mut hit, mut all) = (0u32, 0u32);
             let mut prev: Option<u8> = None;
             for &b in line {
@@ -174,8 +168,8 @@ impl Pairs {
                 }
                 if let Some(a) = prev {
                     let i = usize::from(a) << 8 | usize::from(b);
-                    all += 1;
-                    hit += (self.bits[i >> 6] >> (i & 63) & 1) as u32;
+                    all = all.saturating_add(1);
+                    hit = hit.saturating_add((self.bits[i >> 6] >> (i & 63) & 1) as u32);
                 }
                 prev = Some(b);
             }
@@ -200,13 +194,11 @@ fn by_similarity(haystack: &str, needle: &str, max: usize) -> Vec<Hint> {
     }
     let height = height(needle);
     let pairs = Pairs::of(&wanted);
-    // A line far longer than the whole old string cannot be part of a similar window.
-    let longest = 4 * needle.len() + 256;
     let mut ring: Vec<(u32, u32)> = vec![(0, 0); height];
     let (mut hit, mut all) = (0u64, 0u64);
     let mut heap: BinaryHeap<Kept> = BinaryHeap::new();
     let mut lines = 0;
-    for (n, s) in pairs.per_line(haystack, longest).enumerate() {
+    for (n, s) in pairs.per_line(haystack).enumerate() {
         lines = n + 1;
         let old = std::mem::replace(&mut ring[n % height], s);
         hit = hit + u64::from(s.0) - u64::from(old.0);
@@ -260,9 +252,10 @@ fn by_similarity(haystack: &str, needle: &str, max: usize) -> Vec<Hint> {
 }
 
 /// Offers the window starting at `start` to the heap of the [`CANDIDATES`] best, by the Dice
-/// coefficient of its character pairs and the old string's.
+/// coefficient of its character pairs and the old string's — without its factor 2, which
+/// changes no order, and the score serves only to order windows.
 fn keep(heap: &mut BinaryHeap<Kept>, start: usize, hit: u64, all: u64, wanted: usize) {
-    let dice = (2 * hit.min(wanted as u64) * 1_000_000)
+    let dice = (hit.min(wanted as u64) * 1_000_000)
         .checked_div(all + wanted as u64)
         .unwrap_or(0) as i64;
     let k = Kept {
@@ -418,15 +411,17 @@ mod tests {
     }
 
     #[test]
-    fn match_6_a_blank_line_as_long_as_the_cut_off_is_still_scored() {
-        // The pre-pass passes over a line only when it is *longer* than four times the old
-        // string plus 256 bytes. A blank line of exactly that length inside the right window
-        // has no pairs at all; scoring it as all misses would sink that window below the 38
-        // windows of `foo()` lines, and the hint would name one of them instead.
+    fn match_6_a_long_blank_line_is_scored_as_no_pairs() {
+        // A blank line has no pairs, however long. Inside the right window, a blank line of
+        // any length — here the length at which an earlier pre-pass began to skip lines, one
+        // byte more, and ten times that (still inside the hint's 4,000 bytes) — must not count
+        // as misses: that would sink the window below the 38 windows of `foo()` lines, and
+        // the hint would name one of them instead.
         let needle = "foo()\n\nbar()";
-        let cut = 4 * needle.len() + 256;
-        let hay = format!("{}{}\nbar()\n", "foo()\n".repeat(40), " ".repeat(cut));
-        assert_eq!(placed(&hay, needle), (40, 42, 100));
+        for blank in [4 * needle.len() + 256, 4 * needle.len() + 257, 3_000] {
+            let hay = format!("{}{}\nbar()\n", "foo()\n".repeat(40), " ".repeat(blank));
+            assert_eq!(placed(&hay, needle), (40, 42, 100), "{blank}");
+        }
     }
 
     #[test]
