@@ -158,7 +158,7 @@ fn crlf_file() -> impl Strategy<Value = String> {
 }
 
 /// A session on a fresh directory holding `raw` as `f.txt`, the file read in full.
-fn read_file(raw: &str) -> (tempfile::TempDir, Session) {
+fn read_file(raw: &[u8]) -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("f.txt"), raw).unwrap();
     let mut config = Config::new(dir.path()).with_root(dir.path());
@@ -172,20 +172,34 @@ fn read_file(raw: &str) -> (tempfile::TempDir, Session) {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
-    /// TEXT-5, TEXT-6, MATCH-1/3, EDIT-3, EDIT-4, EDIT-6 through the Edit tool on CRLF files,
-    /// with `old_string` cut from the LF view (one line or several, at any place): the bytes
-    /// on disk are the naive model's; a refusal leaves the file as it was; the patch is the
-    /// one of the whole view, lines numbered from the file's start; and the text the session
+    /// TEXT-3, TEXT-5, TEXT-6, MATCH-1/3, EDIT-3, EDIT-4, EDIT-6 through the Edit tool on
+    /// CRLF files — in UTF-8, or UTF-16 of either byte order, and without their CRs — with
+    /// `old_string` cut from the LF view (one line or several, at any place): the bytes on
+    /// disk are the naive model's; a refusal leaves the file as it was; the patch is the one
+    /// of the whole view, lines numbered from the file's start; and the text the session
     /// remembers is the file's (a Write after the file was replaced by a copy of itself,
     /// which makes the session compare the content, is not stale).
     #[test]
     fn edit_tool_on_crlf_files_writes_the_models_bytes(
         raw in crlf_file(),
+        strip_cr in any::<bool>(),
+        utf16 in proptest::option::of(any::<bool>()),
         from in any::<prop::sample::Index>(),
         len in 1usize..14,
         new in prop_oneof![replacement(), Just(String::new())],
         all in any::<bool>(),
     ) {
+        let raw = if strip_cr { raw.replace('\r', "") } else { raw };
+        // The file's bytes for a text: UTF-8, or UTF-16 with its BOM (big endian or not).
+        let stored = |text: &[u8]| -> Vec<u8> {
+            let Some(big_endian) = utf16 else { return text.to_vec() };
+            let text = std::str::from_utf8(text).unwrap();
+            let mut out = if big_endian { vec![0xFE, 0xFF] } else { vec![0xFF, 0xFE] };
+            for u in text.encode_utf16() {
+                out.extend_from_slice(&if big_endian { u.to_be_bytes() } else { u.to_le_bytes() });
+            }
+            out
+        };
         let (view, map) = naive_view(&raw);
         prop_assume!(!view.is_empty());
         let mut s = from.index(view.len());
@@ -201,7 +215,7 @@ proptest! {
         let old = cut.replace("\r\n", "\n");
         prop_assume!(old != new);
         let hits = naive_find(&view, &old);
-        let (dir, session) = read_file(&raw);
+        let (dir, session) = read_file(&stored(raw.as_bytes()));
         let path = dir.path().join("f.txt");
         let mut input = EditInput::new("f.txt", cut, &new);
         input.replace_all = all;
@@ -214,7 +228,7 @@ proptest! {
         };
         if let Some(code) = refused {
             prop_assert_eq!(got.map(|_| ()).map_err(|e| e.code), Err(code));
-            prop_assert_eq!(std::fs::read(&path).unwrap(), raw.as_bytes());
+            prop_assert_eq!(std::fs::read(&path).unwrap(), stored(raw.as_bytes()));
             return Ok(());
         }
         let out = got.map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
@@ -236,6 +250,7 @@ proptest! {
             reps.push(Replacement { start: h, end, text: new.clone() });
         }
         want.extend_from_slice(&raw.as_bytes()[at..]);
+        let want = stored(&want);
         prop_assert_eq!(std::fs::read(&path).unwrap(), want.clone());
         prop_assert_eq!(out.replacements, hits.len());
         // The patch the whole view gives: the engine's own spans (it joins touching hits, and
@@ -247,7 +262,7 @@ proptest! {
         std::fs::write(&copy, &want).unwrap();
         std::fs::rename(&copy, &path).unwrap();
         session.write(WriteInput::new("f.txt", "done")).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
-        prop_assert_eq!(std::fs::read(&path).unwrap(), b"done");
+        prop_assert_eq!(std::fs::read(&path).unwrap(), stored(b"done"));
     }
 
     /// TEXT-6, MATCH-1/3: outside the replaced span every raw byte is identical; inside, the new

@@ -7,7 +7,7 @@
 //! become one CRLF in the new bytes, which the next Read sees as a single LF. Where a seam can
 //! do that, the fingerprint is taken from the rendered bytes, decoded as Read will decode them.
 
-use super::{concat, Chunk, Document, Fingerprint, Replacement, Unrepresentable};
+use super::{concat, utf16, Chunk, Document, Fingerprint, Replacement, Unrepresentable};
 use xxhash_rust::xxh3::Xxh3;
 
 impl Document<'_> {
@@ -42,8 +42,13 @@ impl Document<'_> {
     /// the stored text, the CR of each CRLF left out (no replacement begins or ends inside a
     /// CRLF).
     pub fn fingerprint_after_stored(&self, replacements: &[Replacement]) -> Fingerprint {
-        let stored = self.stored.as_bytes();
-        if cr_may_meet_lf(stored, replacements) {
+        let stored = self.raw();
+        // A UTF-16 file answered from its bytes has no CR: only a new text can bring one.
+        let may_meet = match self.utf16 {
+            Some(_) => replacements.iter().any(|r| r.text.contains('\r')),
+            None => cr_may_meet_lf(stored, replacements),
+        };
+        if may_meet {
             if let Some(f) = rendered(self.render_stored(replacements)) {
                 return f;
             }
@@ -51,13 +56,17 @@ impl Document<'_> {
         let mut hasher = Xxh3::new();
         let mut len = 0u64;
         let mut last = 0;
+        let hash = |hasher: &mut Xxh3, piece: &[u8]| match self.utf16 {
+            Some(big_endian) => utf16::hash_text(hasher, piece, big_endian),
+            None => hash_as_view(hasher, piece),
+        };
         for rep in replacements {
-            len += hash_as_view(&mut hasher, &stored[last..rep.start]);
+            len += hash(&mut hasher, &stored[last..rep.start]);
             hasher.update(rep.text.as_bytes());
             len += rep.text.len() as u64;
             last = rep.end;
         }
-        len += hash_as_view(&mut hasher, &stored[last..]);
+        len += hash(&mut hasher, &stored[last..]);
         Fingerprint {
             hash: hasher.digest128(),
             len,

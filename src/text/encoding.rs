@@ -312,7 +312,7 @@ fn decode_legacy(bytes: &[u8], bad_at: usize) -> Result<Decoded<'_>, DecodeError
     })
 }
 
-fn decode_utf16(bytes: &[u8], big_endian: bool) -> Result<String, DecodeError> {
+pub(super) fn decode_utf16(bytes: &[u8], big_endian: bool) -> Result<String, DecodeError> {
     if !bytes.len().is_multiple_of(2) {
         return Err(DecodeError::Encoding(
             "the file has a UTF-16 byte order mark but an odd number of bytes".into(),

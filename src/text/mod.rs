@@ -10,6 +10,7 @@ pub mod encoding;
 pub mod eol;
 pub mod quotes;
 mod stored;
+mod utf16;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -72,6 +73,18 @@ fn append_new<E>(
     written
 }
 
+/// Adds untouched bytes of the file to `chunks`: borrowed, or copied into the new chunk before
+/// them when they are a short run (see [`Document::render`]). Nothing for an empty run.
+fn push_untouched<'a>(chunks: &mut Vec<Chunk<'a>>, original: &'a [u8]) {
+    if original.is_empty() {
+        return;
+    }
+    match chunks.last_mut() {
+        Some(Chunk::New(last)) if original.len() <= SHORT_RUN => last.extend_from_slice(original),
+        _ => chunks.push(Chunk::Original(original)),
+    }
+}
+
 /// Concatenates chunks (tests and small outputs; the disk layer writes chunks one by one).
 pub fn concat(chunks: &[Chunk<'_>]) -> Vec<u8> {
     let mut out = Vec::with_capacity(chunks.iter().map(|c| c.bytes().len()).sum());
@@ -105,7 +118,12 @@ impl Fingerprint {
 pub struct Document<'a> {
     bytes: &'a [u8],
     encoding: TextEncoding,
-    stored: Cow<'a, str>,
+    /// The text as stored (CRs and all, no BOM). Decoded when first used for a UTF-16 file
+    /// answered from its bytes (`utf16`): an Edit found in them needs only a window decoded.
+    stored: OnceCell<Cow<'a, str>>,
+    /// For a UTF-16 file answered from its bytes, whether it is big endian; the "stored
+    /// offsets" of `stored.rs` are then byte offsets into the text after the BOM.
+    utf16: Option<bool>,
     /// Whether the stored text holds a CR; without one it is its own LF view.
     has_cr: bool,
     /// The LF view, built on first use: an Edit of a CRLF file whose `old_string` is found in
@@ -125,6 +143,18 @@ pub struct Unrepresentable(pub char);
 impl<'a> Document<'a> {
     /// Decodes `bytes` (TEXT-1); refuses binary and undecodable input.
     pub fn decode(bytes: &'a [u8]) -> Result<Document<'a>, DecodeError> {
+        if let Some((encoding, big_endian)) = utf16::plain(bytes) {
+            return Ok(Document {
+                bytes,
+                encoding,
+                stored: OnceCell::new(),
+                utf16: Some(big_endian),
+                has_cr: false,
+                lf: OnceCell::new(),
+                dominant: None,
+                counts: OnceCell::new(),
+            });
+        }
         let decoded = decode(bytes)?;
         let has_cr = decoded
             .has_cr
@@ -132,7 +162,8 @@ impl<'a> Document<'a> {
         Ok(Document {
             bytes,
             encoding: decoded.encoding,
-            stored: decoded.text,
+            stored: OnceCell::from(decoded.text),
+            utf16: None,
             has_cr,
             lf: OnceCell::new(),
             dominant: None,
@@ -145,7 +176,8 @@ impl<'a> Document<'a> {
         Document {
             bytes: b"",
             encoding: TextEncoding::Utf8 { bom: false },
-            stored: Cow::Borrowed(""),
+            stored: OnceCell::from(Cow::Borrowed("")),
+            utf16: None,
             has_cr: false,
             lf: OnceCell::from(LfView::default()),
             dominant: Some(dominant),
@@ -153,15 +185,23 @@ impl<'a> Document<'a> {
         }
     }
 
+    /// The stored text, decoded on first use when the document was made from UTF-16 bytes.
+    fn stored(&self) -> &str {
+        self.stored.get_or_init(|| {
+            let raw = &self.bytes[self.encoding.bom().len()..];
+            Cow::Owned(utf16::decode(raw, self.utf16.unwrap_or(false)))
+        })
+    }
+
     /// The LF view and its map back to the stored text, built on first use.
     fn lf(&self) -> &LfView {
         self.lf
-            .get_or_init(|| LfView::build(&self.stored, Some(self.has_cr), false).0)
+            .get_or_init(|| LfView::build(self.stored(), Some(self.has_cr), false).0)
     }
 
     /// The LF view that matching works on (TEXT-5); never includes the BOM (TEXT-3).
     pub fn view(&self) -> &str {
-        self.lf().view(&self.stored)
+        self.lf().view(self.stored())
     }
 
     /// The encoding the file is written back in.
@@ -191,19 +231,19 @@ impl<'a> Document<'a> {
             if !self.has_cr {
                 EolCounts {
                     crlf: 0,
-                    lf: memchr::memchr_iter(b'\n', self.stored.as_bytes()).count(),
+                    lf: memchr::memchr_iter(b'\n', self.stored().as_bytes()).count(),
                 }
             } else if let Some(lf) = self.lf.get() {
                 lf.counts
             } else {
-                eol::count_eols(&self.stored)
+                eol::count_eols(self.stored())
             }
         })
     }
 
     /// The fingerprint of the LF view (hashed from the stored text when the view is not built).
     pub fn fingerprint(&self) -> Fingerprint {
-        if self.has_cr && self.lf.get().is_none() {
+        if (self.has_cr || self.utf16.is_some()) && self.lf.get().is_none() {
             return self.fingerprint_after_stored(&[]);
         }
         Fingerprint::of(self.view())
@@ -235,7 +275,7 @@ impl<'a> Document<'a> {
         if !bom.is_empty() {
             chunks.push(Chunk::Original(&self.bytes[..bom.len()]));
         }
-        let stored: &str = &self.stored;
+        let stored: &str = self.stored();
         let mut cursor = Cursor {
             text_pos: 0,
             byte_pos: bom.len(),
@@ -274,11 +314,7 @@ impl<'a> Document<'a> {
         let segment = &stored[cursor.text_pos..to];
         match self.encoding.encoded_len(segment) {
             Some(n) => {
-                let original = &self.bytes[cursor.byte_pos..cursor.byte_pos + n];
-                match chunks.last_mut() {
-                    Some(Chunk::New(last)) if n <= SHORT_RUN => last.extend_from_slice(original),
-                    _ => chunks.push(Chunk::Original(original)),
-                }
+                push_untouched(chunks, &self.bytes[cursor.byte_pos..cursor.byte_pos + n]);
                 cursor.byte_pos += n;
             }
             None => {

@@ -9,7 +9,7 @@
 //! around the hits (a [`Window`]), the writer the hits' stored offsets, and the read state a
 //! hash of the view, which can be taken from the stored bytes.
 
-use super::{Document, LfView, Replacement};
+use super::{utf16, Document, LfView, Replacement};
 use std::borrow::Cow;
 
 /// Whole lines of a document's LF view around some of its text, and where they sit.
@@ -19,25 +19,52 @@ pub struct Window {
     pub text: String,
     /// The 0-based line of the document the window starts at.
     pub first_line: usize,
-    /// Where the window starts in the stored text.
+    /// Where the window starts, in stored offsets.
     stored_start: usize,
-    /// The window's own map from its view back to its stored bytes.
+    /// The window's own map from its view back to its stored text.
     map: LfView,
+    /// Whether stored offsets are bytes of UTF-16 (two per unit) rather than of the text.
+    utf16: bool,
 }
 
 impl Window {
-    /// Maps an offset of the window's text to an offset of the document's stored text. A span
+    /// Maps offsets of the window's text, ascending, to stored offsets of the document. A span
     /// maps to a span holding the CR of every CRLF whose LF it holds, and no other CR.
-    pub fn to_stored(&self, offset: usize) -> usize {
-        self.stored_start + self.map.to_stored(offset)
+    pub fn to_stored(&self, offsets: impl IntoIterator<Item = usize>) -> Vec<usize> {
+        // UTF-16 offsets count the units of the text before them, read once from the start.
+        let (mut text_at, mut units) = (0, 0);
+        offsets
+            .into_iter()
+            .map(|offset| {
+                if !self.utf16 {
+                    return self.stored_start + self.map.to_stored(offset);
+                }
+                if offset >= text_at {
+                    units += self.text[text_at..offset].encode_utf16().count();
+                } else {
+                    units = self.text[..offset].encode_utf16().count();
+                }
+                text_at = offset;
+                self.stored_start + 2 * units
+            })
+            .collect()
     }
 }
 
 impl Document<'_> {
+    /// The text after the BOM, as stored: UTF-8, or the bytes of a UTF-16 file answered from
+    /// them.
+    pub(super) fn raw(&self) -> &[u8] {
+        match self.utf16 {
+            Some(_) => &self.bytes[self.encoding.bom().len()..],
+            None => self.stored().as_bytes(),
+        }
+    }
+
     /// The stored spans of every place `needle` (LF form, as matching takes it) occurs in the
     /// LF view, leftmost first and not overlapping — when the stored text can tell without the
-    /// view; `None` when it cannot, or need not: a text without CR is its own view, a view
-    /// already built is searched as it is.
+    /// view; `None` when it cannot, or need not: a text without CR is its own view (unless it
+    /// is UTF-16, whose view is a decoding), a view already built is searched as it is.
     ///
     /// Why the answer is the view's. The view is the stored text without the CR of each CRLF.
     /// Let the needle have no CR, and let its stored form be the needle with each LF written
@@ -48,9 +75,17 @@ impl Document<'_> {
     /// no lone CR and neither starts nor ends between a CR and its LF (it starts with a
     /// character other than LF or with a whole CRLF, and ends with one other than CR or with
     /// a whole CRLF), so it is a view hit. The map between the texts keeps order, so the
-    /// leftmost non-overlapping hits are the same ones.
+    /// leftmost non-overlapping hits are the same ones. A UTF-16 file answered from its bytes
+    /// has no CR at all (its view is its text), and a needle matches its units exactly where
+    /// it matches its characters.
     pub fn find_stored(&self, needle: &str) -> Option<Vec<(usize, usize)>> {
-        if !self.has_cr || self.lf.get().is_some() || needle.is_empty() || needle.contains('\r') {
+        if needle.is_empty() || needle.contains('\r') {
+            return None;
+        }
+        if let Some(big_endian) = self.utf16 {
+            return Some(utf16::find(self.raw(), &utf16::encode(needle, big_endian)));
+        }
+        if !self.has_cr || self.lf.get().is_some() {
             return None;
         }
         let form: Cow<'_, str> = if needle.contains('\n') {
@@ -63,51 +98,98 @@ impl Document<'_> {
         };
         let len = form.len();
         Some(
-            memchr::memmem::find_iter(self.stored.as_bytes(), form.as_bytes())
+            memchr::memmem::find_iter(self.stored().as_bytes(), form.as_bytes())
                 .map(|s| (s, s + len))
                 .collect(),
         )
     }
 
     /// The window of the lines that hold the stored offsets `from..to`, with up to `before`
-    /// whole lines before them and `after` after. `from` and `to` must be character
-    /// boundaries of the stored text, as the spans of [`Document::find_stored`] are.
+    /// whole lines before them and `after` after. `from` and `to` must be stored offsets of
+    /// character boundaries, as the spans of [`Document::find_stored`] are.
     pub fn window(&self, from: usize, to: usize, before: usize, after: usize) -> Window {
-        let stored = self.stored.as_bytes();
-        let mut start = memchr::memrchr(b'\n', &stored[..from]).map_or(0, |i| i + 1);
+        let raw = self.raw();
+        let big_endian = self.utf16.unwrap_or(false);
+        let (line_start, line_end, unit) = match self.utf16 {
+            Some(_) => (
+                utf16::line_start as fn(&[u8], usize, bool) -> usize,
+                utf16::line_end as fn(&[u8], usize, bool) -> usize,
+                2,
+            ),
+            None => (
+                utf8_line_start as fn(&[u8], usize, bool) -> usize,
+                utf8_line_end as fn(&[u8], usize, bool) -> usize,
+                1,
+            ),
+        };
+        let mut start = line_start(raw, from, big_endian);
         for _ in 0..before {
             if start == 0 {
                 break;
             }
-            start = memchr::memrchr(b'\n', &stored[..start - 1]).map_or(0, |i| i + 1);
+            start = line_start(raw, start - unit, big_endian);
         }
-        let line_end =
-            |at: usize| memchr::memchr(b'\n', &stored[at..]).map_or(stored.len(), |i| at + i + 1);
-        let mut end = line_end(to);
+        let mut end = line_end(raw, to, big_endian);
         for _ in 0..after {
-            if end >= stored.len() {
+            if end >= raw.len() {
                 break;
             }
-            end = line_end(end);
+            end = line_end(raw, end, big_endian);
         }
-        let slice = &self.stored[start..end];
-        let map = LfView::new(slice);
+        let (text, first_line) = match self.utf16 {
+            Some(_) => (
+                utf16::decode(&raw[start..end], big_endian),
+                utf16::lines_before(raw, start, big_endian),
+            ),
+            None => (
+                self.stored()[start..end].to_string(),
+                memchr::memchr_iter(b'\n', &raw[..start]).count(),
+            ),
+        };
+        let map = LfView::new(&text);
         Window {
-            text: map.view(slice).to_string(),
-            first_line: memchr::memchr_iter(b'\n', &stored[..start]).count(),
+            text: map.view(&text).to_string(),
+            first_line,
             stored_start: start,
             map,
+            utf16: self.utf16.is_some(),
         }
     }
 
-    /// [`Document::render`] of replacements whose offsets are offsets of the stored text (as
-    /// [`Window::to_stored`] gives them) rather than of the view.
+    /// [`Document::render`] of replacements whose offsets are stored offsets (as
+    /// [`Window::to_stored`] gives them) rather than offsets of the view.
     pub fn render_stored(
         &self,
         replacements: &[Replacement],
     ) -> Result<Vec<super::Chunk<'_>>, super::Unrepresentable> {
-        self.render_mapped(replacements, |offset| offset)
+        if self.utf16.is_none() {
+            return self.render_mapped(replacements, |offset| offset);
+        }
+        // UTF-16 from its bytes: untouched units are the file's own, each new text encoded
+        // (every character has a UTF-16 form, and the file has no CR: its breaks are LF).
+        let bom = self.encoding.bom().len();
+        let mut chunks = Vec::new();
+        super::push_untouched(&mut chunks, &self.bytes[..bom]);
+        let mut at = 0;
+        for rep in replacements {
+            super::push_untouched(&mut chunks, &self.bytes[bom + at..bom + rep.start]);
+            super::append_new(&mut chunks, |out| self.encoding.encode_into(&rep.text, out))
+                .map_err(super::Unrepresentable)?;
+            at = rep.end;
+        }
+        super::push_untouched(&mut chunks, &self.bytes[bom + at..]);
+        Ok(chunks)
     }
+}
+
+/// Where the line of the UTF-8 text `raw` that holds byte `at` starts.
+fn utf8_line_start(raw: &[u8], at: usize, _: bool) -> usize {
+    memchr::memrchr(b'\n', &raw[..at]).map_or(0, |i| i + 1)
+}
+
+/// Where the line of the UTF-8 text `raw` that holds byte `at` ends (after its LF).
+fn utf8_line_end(raw: &[u8], at: usize, _: bool) -> usize {
+    memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |i| at + i + 1)
 }
 
 #[cfg(test)]
@@ -154,17 +236,95 @@ mod tests {
         let w = doc.window(x, x + 1, 1, 1);
         assert_eq!(w.text, "l1\nl2 x\nl3\rx\n");
         assert_eq!(w.first_line, 1);
-        assert_eq!(w.to_stored(0), 4);
-        assert_eq!(w.to_stored(w.text.find('x').unwrap()), x);
-        assert_eq!(w.to_stored(w.text.len()), stored.find("l4").unwrap());
+        assert_eq!(
+            w.to_stored([0, w.text.find('x').unwrap(), w.text.len()]),
+            [4, x, stored.find("l4").unwrap()]
+        );
         // At the edges, fewer lines than asked.
         let all = doc.window(0, stored.len(), 9, 9);
         assert_eq!(all.text, stored.replace("\r\n", "\n"));
         assert_eq!(
-            (all.first_line, all.to_stored(all.text.len())),
-            (0, stored.len())
+            (all.first_line, all.to_stored([all.text.len()])),
+            (0, vec![stored.len()])
         );
         assert!(doc.lf.get().is_none());
+    }
+
+    /// The UTF-16 text of `s` with its BOM, big endian or not.
+    fn utf16(s: &str, big_endian: bool) -> Vec<u8> {
+        let mut out = if big_endian {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for u in s.encode_utf16() {
+            out.extend_from_slice(&if big_endian {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            });
+        }
+        out
+    }
+
+    /// TEXT-1, TEXT-3: a UTF-16 file without CR, NUL or surrogates is searched, windowed,
+    /// rendered and hashed from its bytes — byte offsets after the BOM, two per unit — and
+    /// decoded only in its windows. A match that straddles two units is none, and does not
+    /// hide one that overlaps it.
+    #[test]
+    fn utf16_files_answer_from_their_bytes() {
+        for big_endian in [false, true] {
+            // "\u{0A61}" is a unit whose one byte is that of LF; "ਊ" (U+0A0A) is two of them.
+            let text = "l0\nl1 \u{0A61}x\nਊl2 x\n\nl4 x";
+            let bytes = utf16(text, big_endian);
+            let doc = Document::decode(&bytes).unwrap();
+            let at = |s: &str| 2 * text[..text.find(s).unwrap()].encode_utf16().count();
+            let x = [at("x\nਊ"), at("x\n\n")];
+            assert_eq!(doc.find_stored("x\n"), Some(x.map(|b| (b, b + 4)).to_vec()));
+            assert_eq!(
+                doc.find_stored("l"),
+                Some([0, 6, 20, 32].map(|b| (b, b + 2)).to_vec())
+            );
+            assert_eq!(doc.find_stored("nothing"), Some(vec![]));
+            assert_eq!(doc.find_stored("a\rb"), None);
+            let w = doc.window(at("l2"), at("l2") + 2, 1, 1);
+            assert_eq!(w.text, "l1 \u{0A61}x\nਊl2 x\n\n");
+            assert_eq!(w.first_line, 1);
+            let l2 = w.text.find("l2").unwrap();
+            assert_eq!(
+                w.to_stored([0, l2, w.text.len()]),
+                [at("l1"), at("l2"), at("l4")]
+            );
+            let edge = doc.window(at("l4 x"), 2 * text.encode_utf16().count(), 0, 3);
+            assert_eq!((edge.text.as_str(), edge.first_line), ("l4 x", 4));
+            assert!(doc.stored.get().is_none(), "nothing decoded whole");
+            let rep = |start, end, text: &str| Replacement {
+                start,
+                end,
+                text: text.to_string(),
+            };
+            let reps = [
+                rep(at("l1"), at("l1") + 4, "L1\nL1"),
+                rep(at("l4"), at("l4") + 2, ""),
+            ];
+            let render = concat(&doc.render_stored(&reps).unwrap());
+            let want = "l0\nL1\nL1 \u{0A61}x\nਊl2 x\n\n4 x";
+            assert_eq!(render, utf16(want, big_endian));
+            assert_eq!(doc.fingerprint_after_stored(&reps), Fingerprint::of(want));
+            assert_eq!(doc.fingerprint(), Fingerprint::of(text));
+            assert!(doc.stored.get().is_none(), "nothing decoded whole");
+            assert_eq!(doc.view(), text);
+        }
+        // A CR, NUL or surrogate: decoded whole, as before.
+        for text in ["a\r\nb", "a\u{10000}b"] {
+            let bytes = utf16(text, false);
+            let doc = Document::decode(&bytes).unwrap();
+            assert!(
+                doc.utf16.is_none() && doc.stored.get().is_some(),
+                "{text:?}"
+            );
+        }
+        assert!(Document::decode(&utf16("a\0b", false)).is_err());
     }
 
     /// TEXT-6, EDIT-4: rendering and the fingerprint after, given stored offsets, are those

@@ -1,6 +1,6 @@
-//! A single Edit of a CRLF file found in the file's stored text and applied to a window of its
-//! lines: the whole-view pipeline's answer without the view of the whole file (`text::stored`
-//! says when the stored text can answer for the view).
+//! A single Edit of a CRLF or UTF-16 file found in the file's stored text and applied to a
+//! window of its lines: the whole-view pipeline's answer without the view (or the decoding) of
+//! the whole file (`text::stored` says when the stored text can answer for the view).
 //!
 //! The engine runs on the window exactly as it would on the whole view: the window holds every
 //! hit there is, so the same rules see the same hits, and every line a hunk shows, so the patch
@@ -42,12 +42,14 @@ pub(crate) fn apply(
         return None;
     }
     let patch = Patch::new_at(path, &window.text, &applied.replacements, window.first_line);
+    let offsets = window.to_stored(applied.replacements.iter().flat_map(|r| [r.start, r.end]));
     let stored = applied
         .replacements
         .into_iter()
-        .map(|r| Replacement {
-            start: window.to_stored(r.start),
-            end: window.to_stored(r.end),
+        .zip(offsets.chunks_exact(2))
+        .map(|(r, span)| Replacement {
+            start: span[0],
+            end: span[1],
             text: r.text,
         })
         .collect();

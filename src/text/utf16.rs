@@ -1,0 +1,146 @@
+//! A UTF-16 file answered from its bytes (TEXT-1, TEXT-3, TEXT-5): most UTF-16 files hold
+//! neither CR, nor a character outside the BMP, nor NUL. For those, every code unit is one
+//! character and every LF one line break, so the file can be searched, cut into lines and
+//! hashed as units, and decoded only where a window of its lines is needed — instead of
+//! decoding all of it, a second copy as large as half the file, before the first search.
+//!
+//! Offsets here are byte offsets into the text after the BOM ("raw"), always even.
+
+use super::encoding;
+use super::TextEncoding;
+use xxhash_rust::xxh3::Xxh3;
+
+/// The code unit of LF.
+const LF: u16 = 0x0A;
+
+/// When `bytes` is UTF-16 with its BOM, an even length and no unit that is NUL, CR or half a
+/// surrogate pair: its encoding and whether it is big endian. Such a text decodes without
+/// error, one character per unit, and its LF view is itself.
+pub(super) fn plain(bytes: &[u8]) -> Option<(TextEncoding, bool)> {
+    let (encoding, big_endian) = match bytes.get(..2) {
+        Some(b"\xFF\xFE") => (TextEncoding::Utf16Le, false),
+        Some(b"\xFE\xFF") => (TextEncoding::Utf16Be, true),
+        _ => return None,
+    };
+    let raw = &bytes[2..];
+    if !raw.len().is_multiple_of(2) {
+        return None;
+    }
+    // Blocks of units folded without an early exit inside, so that the loop vectorises.
+    let clean = raw.chunks(256).all(|block| {
+        !block.chunks_exact(2).fold(false, |bad, pair| {
+            let u = unit(pair, big_endian);
+            bad | (u == 0) | (u == 0x0D) | (u & 0xF800 == 0xD800)
+        })
+    });
+    clean.then_some((encoding, big_endian))
+}
+
+/// The unit of a byte pair.
+fn unit(pair: &[u8], big_endian: bool) -> u16 {
+    let pair = [pair[0], pair.get(1).copied().unwrap_or(0)];
+    if big_endian {
+        u16::from_be_bytes(pair)
+    } else {
+        u16::from_le_bytes(pair)
+    }
+}
+
+/// The text of `raw`, a plain UTF-16 text (see [`plain`]) or an even slice of one.
+pub(super) fn decode(raw: &[u8], big_endian: bool) -> String {
+    // A plain text has no error to report; should one appear all the same, the characters
+    // are taken unit by unit rather than lost.
+    encoding::decode_utf16(raw, big_endian).unwrap_or_else(|_| {
+        char::decode_utf16(raw.chunks_exact(2).map(|p| unit(p, big_endian)))
+            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect()
+    })
+}
+
+/// `text` as UTF-16 bytes in the file's byte order.
+pub(super) fn encode(text: &str, big_endian: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() * 2);
+    for u in text.encode_utf16() {
+        out.extend_from_slice(&if big_endian {
+            u.to_be_bytes()
+        } else {
+            u.to_le_bytes()
+        });
+    }
+    out
+}
+
+/// Every place `needle` (encoded units) starts at a unit of `raw`, leftmost first and not
+/// overlapping. A byte match at an odd offset straddles two units and is no match; the search
+/// goes on from the byte after it, so that it hides no match overlapping it.
+pub(super) fn find(raw: &[u8], needle: &[u8]) -> Vec<(usize, usize)> {
+    let finder = memchr::memmem::Finder::new(needle);
+    let mut hits = Vec::new();
+    let mut from = 0;
+    while let Some(i) = finder.find(&raw[from..]) {
+        let at = from + i;
+        if at.is_multiple_of(2) {
+            hits.push((at, at + needle.len()));
+            from = at + needle.len();
+        } else {
+            from = at + 1;
+        }
+        if needle.is_empty() {
+            break;
+        }
+    }
+    hits
+}
+
+/// Whether the byte `k` of `raw`, an LF byte, is the low half of an LF unit; returns the unit's
+/// offset.
+fn lf_unit_at(raw: &[u8], k: usize, big_endian: bool) -> Option<usize> {
+    let start = if big_endian { k.checked_sub(1)? } else { k };
+    (start.is_multiple_of(2) && raw.get(start..start + 2).map(|p| unit(p, big_endian)) == Some(LF))
+        .then_some(start)
+}
+
+/// Where the line that holds the unit at `at` starts: after the last LF unit before `at`.
+pub(super) fn line_start(raw: &[u8], at: usize, big_endian: bool) -> usize {
+    let mut end = at;
+    while let Some(k) = memchr::memrchr(LF as u8, &raw[..end]) {
+        if let Some(u) = lf_unit_at(raw, k, big_endian).filter(|u| u + 2 <= at) {
+            return u + 2;
+        }
+        end = k;
+    }
+    0
+}
+
+/// Where the line that holds the unit at `at` ends: after the first LF unit from `at` on, or
+/// at the end of the text.
+pub(super) fn line_end(raw: &[u8], at: usize, big_endian: bool) -> usize {
+    let mut from = at;
+    while let Some(i) = memchr::memchr(LF as u8, &raw[from..]) {
+        let k = from + i;
+        if let Some(u) = lf_unit_at(raw, k, big_endian).filter(|&u| u >= at) {
+            return u + 2;
+        }
+        from = k + 1;
+    }
+    raw.len()
+}
+
+/// The LF units of `raw[..end]`: the 0-based line the unit at `end` is on.
+pub(super) fn lines_before(raw: &[u8], end: usize, big_endian: bool) -> usize {
+    memchr::memchr_iter(LF as u8, &raw[..end])
+        .filter(|&k| lf_unit_at(raw, k, big_endian).is_some_and(|u| u + 2 <= end))
+        .count()
+}
+
+/// Feeds the text of `raw` (an even slice of a plain text) to `hasher` a block at a time,
+/// without holding all of it; returns the text's length in bytes.
+pub(super) fn hash_text(hasher: &mut Xxh3, raw: &[u8], big_endian: bool) -> u64 {
+    let mut len = 0;
+    for block in raw.chunks(1 << 16) {
+        let text = decode(block, big_endian);
+        hasher.update(text.as_bytes());
+        len += text.len() as u64;
+    }
+    len
+}
