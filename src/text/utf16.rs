@@ -144,3 +144,108 @@ pub(super) fn hash_text(hasher: &mut Xxh3, raw: &[u8], big_endian: bool) -> u64 
     }
     len
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `s` as UTF-16 bytes without a BOM.
+    fn units(s: &str, big_endian: bool) -> Vec<u8> {
+        encode(s, big_endian)
+    }
+
+    /// A byte match that straddles two units is none, and the search resumes at the next byte,
+    /// so that a real match overlapping it is found: "䅁䅁" (41 41 41 41) after "䄰" (30 41
+    /// little endian) matches first at byte 1, then at byte 2.
+    #[test]
+    fn text_1_matches_start_at_units_and_a_straddling_one_hides_none() {
+        let le = [0x30, 0x41, 0x41, 0x41, 0x41, 0x41];
+        assert_eq!(units("\u{4130}\u{4141}\u{4141}", false), le);
+        assert_eq!(find(&le, &units("\u{4141}\u{4141}", false)), [(2, 6)]);
+        let be = units("\u{3041}\u{4141}\u{4141}", true);
+        assert_eq!(be, [0x30, 0x41, 0x41, 0x41, 0x41, 0x41]);
+        assert_eq!(find(&be, &units("\u{4141}\u{4141}", true)), [(2, 6)]);
+        // Several matches, not overlapping, the second right after the first.
+        let text = units("abab ab", false);
+        assert_eq!(find(&text, &units("ab", false)), [(0, 4), (4, 8), (10, 14)]);
+        assert_eq!(find(&text, &units("b a", false)), [(6, 12)]);
+        assert_eq!(find(&text, &units("x", false)), []);
+    }
+
+    /// Lines are cut at LF units only: a unit whose one byte is that of LF (U+0A41, U+410A,
+    /// U+0A0A) is an ordinary character, in either byte order.
+    #[test]
+    fn text_4_lines_end_at_lf_units_only() {
+        for big_endian in [false, true] {
+            let text = "a\u{0A41}\n\u{410A}\u{0A0A}\nb\n";
+            let raw = units(text, big_endian);
+            // Units: a ੁ LF 䄊 ਊ LF b LF — bytes 0, 2, 4, 6, 8, 10, 12, 14.
+            assert_eq!(line_start(&raw, 0, big_endian), 0);
+            assert_eq!(line_start(&raw, 4, big_endian), 0, "the LF unit itself");
+            assert_eq!(line_start(&raw, 6, big_endian), 6);
+            assert_eq!(line_start(&raw, 10, big_endian), 6);
+            assert_eq!(line_start(&raw, 12, big_endian), 12);
+            assert_eq!(line_end(&raw, 0, big_endian), 6);
+            assert_eq!(line_end(&raw, 4, big_endian), 6);
+            assert_eq!(line_end(&raw, 6, big_endian), 12);
+            assert_eq!(line_end(&raw, 12, big_endian), 16);
+            assert_eq!(line_end(&raw, 16, big_endian), 16);
+            let lines: Vec<usize> = [0, 4, 6, 12, 14, 16]
+                .iter()
+                .map(|&at| lines_before(&raw, at, big_endian))
+                .collect();
+            assert_eq!(lines, [0, 0, 1, 2, 2, 3]);
+            assert_eq!(decode(&raw, big_endian), text);
+        }
+        // No LF at all: one line.
+        let raw = units("\u{0A41}\u{410A}", false);
+        assert_eq!((line_start(&raw, 2, false), line_end(&raw, 0, false)), (0, 4));
+        assert_eq!(lines_before(&raw, 4, false), 0);
+    }
+
+    /// TEXT-1: only BOM-led UTF-16 of even length without NUL, CR or surrogate units is
+    /// plain; every other text is decoded whole, as before.
+    #[test]
+    fn text_1_plain_utf16_has_no_nul_cr_or_surrogate() {
+        let with_bom = |bom: &[u8], s: &str, big_endian: bool| {
+            let mut b = bom.to_vec();
+            b.extend(units(s, big_endian));
+            b
+        };
+        let le = |s: &str| with_bom(b"\xFF\xFE", s, false);
+        let be = |s: &str| with_bom(b"\xFE\xFF", s, true);
+        assert_eq!(plain(&le("a\nb ਊ")), Some((TextEncoding::Utf16Le, false)));
+        assert_eq!(plain(&be("a\nb ਊ")), Some((TextEncoding::Utf16Be, true)));
+        assert_eq!(plain(&le("")), Some((TextEncoding::Utf16Le, false)));
+        // Units that look bad in the other byte order are fine: 0D 0A, 00 0D, D8 41.
+        assert_eq!(plain(&le("\u{0A0D}\u{0D00}\u{41D8}")), Some((TextEncoding::Utf16Le, false)));
+        for bad in ["a\rb", "a\0b", "a\u{10000}b", "\u{D7FF}\u{E000}\r"] {
+            assert_eq!(plain(&le(bad)), None, "{bad:?}");
+            assert_eq!(plain(&be(bad)), None, "{bad:?}");
+        }
+        // The last of 129 units, past the first block of 256 bytes.
+        assert_eq!(plain(&le(&format!("{}\r", "a".repeat(128)))), None);
+        assert_eq!(plain(&le(&"a".repeat(129))), Some((TextEncoding::Utf16Le, false)));
+        let mut odd = le("ab");
+        odd.push(b'c');
+        assert_eq!(plain(&odd), None);
+        assert_eq!(plain(b"ab\n"), None);
+        assert_eq!(plain(b"\xEF\xBB\xBFab"), None);
+        assert_eq!(plain(b"\xFF"), None);
+    }
+
+    /// The hash of a text fed a block at a time is the hash of the whole text, across block
+    /// boundaries, with the text's length in UTF-8 bytes.
+    #[test]
+    fn hashing_units_in_blocks_is_hashing_the_text() {
+        let text: String = (0..70_000u32)
+            .map(|i| char::from_u32(0x20 + i % 0x7000).unwrap_or('x'))
+            .collect();
+        for big_endian in [false, true] {
+            let mut hasher = Xxh3::new();
+            let len = hash_text(&mut hasher, &units(&text, big_endian), big_endian);
+            assert_eq!(len, text.len() as u64);
+            assert_eq!(hasher.digest128(), xxhash_rust::xxh3::xxh3_128(text.as_bytes()));
+        }
+    }
+}
