@@ -284,3 +284,27 @@ impl Fs for FaultFs {
         self.inner.sync_dir(path)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::RealFs;
+
+    /// A planned short write puts exactly the first half of the buffer into the file and then
+    /// fails with ENOSPC, as a disk that fills up mid-write does. The DISK-1 fault tests rely
+    /// on that torn state being real: a temp file holding part of the content, which the write
+    /// must remove rather than put in place.
+    #[test]
+    fn a_short_write_writes_the_first_half_then_fails_with_enospc() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("torn");
+        let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::WriteAll, 1, Fault::ShortWrite);
+        let mut file = fs.create_exclusive(&p).unwrap();
+        let err = file.write_all(b"0123456789").unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOSPC));
+        drop(file);
+        assert_eq!(std::fs::read(&p).unwrap(), b"01234");
+        assert_eq!(fs.injected(), 1);
+        assert!(!fs.crashed());
+    }
+}
