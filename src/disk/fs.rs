@@ -495,3 +495,51 @@ impl Fs for RealFs {
         File::open(path)?.sync_all()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether this system lets a reader of `path` map it (D28): the kernel grants a read
+    /// lease on it, and keeps a lease for at least 10 s after a writer asks.
+    fn mapping_possible(path: &Path) -> bool {
+        let break_secs = std::fs::read_to_string("/proc/sys/fs/lease-break-time")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok());
+        let file = File::open(path).unwrap();
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this function owns; the lease goes with it.
+        let leased = unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) == 0 };
+        leased && break_secs.is_some_and(|s| s >= 10)
+    }
+
+    fn map(path: &Path, cap: u64) -> Option<FileBytes> {
+        RealFs.open_read(path).unwrap().map_all(cap).unwrap()
+    }
+
+    /// D28: a file of 1 MiB or more is mapped whenever it is within the size cap — a file of
+    /// exactly the cap's size included — and the mapping holds its bytes exactly; a file over
+    /// the cap or under 1 MiB is left to be read. Where the system grants no lease, nothing is
+    /// mapped.
+    #[test]
+    fn d28_files_from_one_mib_up_to_the_cap_are_mapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big");
+        let content: Vec<u8> = (0..(1 << 20) + 3)
+            .map(|i| b"0123456789\n"[i % 11])
+            .collect();
+        let len = content.len() as u64;
+        std::fs::write(&big, &content).unwrap();
+        let small = dir.path().join("small");
+        std::fs::write(&small, &content[..(1 << 20) - 1]).unwrap();
+        let possible = mapping_possible(&big);
+        for cap in [len, len + 1, 1 << 30] {
+            match map(&big, cap) {
+                Some(FileBytes::Mapped(m)) => assert_eq!(&m[..], &content[..], "cap {cap}"),
+                other => assert!(!possible, "cap {cap}: {other:?}"),
+            }
+        }
+        assert!(map(&big, len - 1).is_none(), "over the cap");
+        assert!(map(&small, 1 << 30).is_none(), "under 1 MiB");
+    }
+}
