@@ -352,39 +352,54 @@ mod tests {
         }
     }
 
-    /// Short chunks are gathered and go to the temp file in one write, not one write per
-    /// chunk: a replace_all with thousands of hits must not cost thousands of system calls.
-    /// The bytes are those of the chunks in order (DISK-1).
-    #[test]
-    fn disk_1_short_chunks_go_out_in_one_write() {
+    /// Writes `chunks` as a new file through a [`RecordFs`]; checks the file holds `expected`
+    /// and returns the writes made to the temp file, as (offset, bytes).
+    fn writes(chunks: &[Chunk<'_>], expected: &[u8]) -> Vec<(u64, Vec<u8>)> {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("f.txt");
         let fs = RecordFs::new(Arc::new(RealFs));
-        let chunks = [
-            Chunk::Original(b"one "),
-            Chunk::New(b"two ".to_vec()),
-            Chunk::Original(b"three\n"),
-        ];
         atomic_write(
             &fs,
             &WriteRequest {
                 target: &p,
-                chunks: &chunks,
+                chunks,
                 existing: None,
                 fsync: false,
                 mode: None,
             },
         )
         .unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), b"one two three\n");
-        let writes: Vec<(u64, Vec<u8>)> = fs
-            .calls()
+        assert_eq!(std::fs::read(&p).unwrap(), expected);
+        fs.calls()
             .into_iter()
             .filter_map(|c| match c {
                 Call::Write { offset, bytes, .. } => Some((offset, bytes)),
                 _ => None,
             })
-            .collect();
-        assert_eq!(writes, [(0, b"one two three\n".to_vec())]);
+            .collect()
+    }
+
+    /// Chunks shorter than 64 KiB are gathered and go to the temp file in one write, not one
+    /// write per chunk: a replace_all with thousands of hits must not cost thousands of system
+    /// calls. That holds for chunks of a few kilobytes as for a few bytes. The bytes are those
+    /// of the chunks in order (DISK-1).
+    #[test]
+    fn disk_1_short_chunks_go_out_in_one_write() {
+        let chunks = [
+            Chunk::Original(b"one "),
+            Chunk::New(b"two ".to_vec()),
+            Chunk::Original(b"three\n"),
+        ];
+        let expected = b"one two three\n";
+        assert_eq!(writes(&chunks, expected), [(0, expected.to_vec())]);
+
+        let (a, b) = (vec![b'a'; 3000], vec![b'b'; 3000]);
+        let chunks = [
+            Chunk::Original(&a),
+            Chunk::New(b"-".to_vec()),
+            Chunk::Original(&b),
+        ];
+        let expected = [&a[..], b"-", &b[..]].concat();
+        assert_eq!(writes(&chunks, &expected), [(0, expected.clone())]);
     }
 }
