@@ -540,4 +540,17 @@ mod tests {
         assert!(map(&big, len - 1).is_none(), "over the cap");
         assert!(map(&small, 1 << 30).is_none(), "under 1 MiB");
     }
+
+    /// The size cap is inclusive: a file of exactly the cap's size is read whole, and one of
+    /// a byte more is `FileTooLarge` (load reports it as too large instead of cutting it).
+    #[test]
+    fn a_file_of_exactly_the_cap_is_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"hello\n").unwrap();
+        let read = |cap| RealFs.open_read(&p).unwrap().read_all(cap);
+        assert_eq!(read(6).unwrap(), b"hello\n");
+        assert_eq!(read(7).unwrap(), b"hello\n");
+        assert_eq!(read(5).unwrap_err().kind(), io::ErrorKind::FileTooLarge);
+    }
 }
