@@ -413,4 +413,42 @@ mod tests {
         ];
         assert_eq!(write_calls(&c, &[&a[..], b"-", &b[..]].concat()), 1);
     }
+
+    /// DISK-1: when a replace fails after its temp file was named, the temp file is removed;
+    /// one that is already gone (another process removed it meanwhile) is taken as removed at
+    /// once, not asked for again and again.
+    #[test]
+    fn disk_1_a_temp_file_already_gone_is_removed_with_one_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        std::fs::write(&p, "original").unwrap();
+        let d = dir.path().to_path_buf();
+        let fs = FaultFs::new(Arc::new(RealFs))
+            .fail(Op::Rename, 1, Fault::Errno(libc::EIO))
+            .with_hook(move |op, _| {
+                if op == Op::RemoveFile {
+                    for name in residue(&d) {
+                        std::fs::remove_file(d.join(name)).unwrap();
+                    }
+                }
+            });
+        let loaded = load(&fs, &p, 1 << 20).unwrap();
+        let c = chunks("replacement");
+        let err = atomic_write(
+            &fs,
+            &WriteRequest {
+                target: &p,
+                chunks: &c,
+                existing: Some(&loaded),
+                fsync: false,
+                mode: None,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code, Code::Io);
+        assert_eq!(std::fs::read(&p).unwrap(), b"original");
+        assert!(residue(dir.path()).is_empty());
+        let removals = fs.log().iter().filter(|op| **op == Op::RemoveFile).count();
+        assert_eq!(removals, 1);
+    }
 }
