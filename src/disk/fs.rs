@@ -553,4 +553,46 @@ mod tests {
         assert_eq!(read(7).unwrap(), b"hello\n");
         assert_eq!(read(5).unwrap_err().kind(), io::ErrorKind::FileTooLarge);
     }
+
+    /// A lease given up — as `map_all` does whenever it took one but maps nothing after all —
+    /// is gone at once: the handle no longer reports a held lease, and a writer opening the
+    /// file is let in without waiting (D28: editref holds writers off only while it maps).
+    #[test]
+    fn d28_a_released_lease_lets_writers_in_at_once() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"content\n").unwrap();
+        let file = RealFile(File::open(&p).unwrap());
+        // SAFETY: fcntl on a descriptor the test owns.
+        let leased = unsafe { libc::fcntl(file.0.as_raw_fd(), libc::F_SETLEASE, libc::F_RDLCK) };
+        if leased != 0 {
+            // No leases on this system: nothing to give up.
+            return;
+        }
+        assert!(file.content_stable());
+        file.release_lease();
+        assert!(!file.content_stable());
+        let writer = OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&p);
+        assert!(writer.is_ok(), "{writer:?}");
+        assert_eq!(std::fs::read(&p).unwrap(), b"content\n");
+    }
+
+    /// SESSION-2 compares modification times at the file system's full precision: seconds
+    /// and nanoseconds make one count of nanoseconds since the epoch.
+    #[test]
+    fn session_2_mtime_is_nanoseconds_since_the_epoch() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        let file = File::create(&p).unwrap();
+        let at = std::time::UNIX_EPOCH + std::time::Duration::new(1_700_000_000, 123_456_789);
+        file.set_times(std::fs::FileTimes::new().set_modified(at))
+            .unwrap();
+        let meta = RealFs.symlink_metadata(&p).unwrap();
+        assert_eq!(meta.mtime_ns, 1_700_000_000_123_456_789);
+        drop(file);
+    }
 }
