@@ -337,3 +337,80 @@ fn batch_1_a_directory_is_synced_once_after_every_rename_into_it() {
     assert_eq!(syncs.len(), 1, "{calls:?}");
     assert!(syncs[0] > last_rename, "{calls:?}");
 }
+
+/// Creates `n` new files in `dir` in one batch through a [`crate::disk::RecordFs`] and
+/// returns the recorded calls.
+fn create_many(dir: &Path, n: usize) -> Vec<crate::disk::Call> {
+    let targets: Vec<_> = (0..n).map(|i| dir.join(format!("f{i}.txt"))).collect();
+    let chunks: Vec<_> = (0..n)
+        .map(|i| [Chunk::New(format!("file {i}\n").into_bytes())])
+        .collect();
+    let ops: Vec<_> = targets
+        .iter()
+        .zip(&chunks)
+        .map(|(target, chunks)| {
+            BatchOp::Write(WriteRequest {
+                target,
+                chunks,
+                existing: None,
+                fsync: false,
+                mode: None,
+            })
+        })
+        .collect();
+    let fs = crate::disk::RecordFs::new(Arc::new(RealFs));
+    write_batch(&fs, &ops).unwrap();
+    for (i, t) in targets.iter().enumerate() {
+        assert_eq!(std::fs::read(t).unwrap(), format!("file {i}\n").as_bytes());
+    }
+    assert!(temps(dir).is_empty());
+    fs.calls()
+}
+
+/// BATCH-1: a batch of up to 64 files keeps each new content unnamed until it is put in
+/// place, so a new file is linked straight to its name and never has a temp name; a larger
+/// batch names each temp file as soon as it is written and lets its descriptor go (a
+/// descriptor per file would run into the process's limit), then renames them in. Both end
+/// with every file whole and no temp file left.
+#[test]
+fn batch_1_only_a_batch_of_more_than_64_files_names_its_temp_files_early() {
+    use crate::disk::Call;
+    let dir = tempfile::tempdir().unwrap();
+    let small = create_many(dir.path(), 64);
+    if !small
+        .iter()
+        .any(|c| matches!(c, Call::CreateUnnamed { .. }))
+    {
+        // No unnamed temp files on this file system: every temp file is named from the start.
+        return;
+    }
+    let linked: Vec<&Path> = small
+        .iter()
+        .filter_map(|c| match c {
+            Call::Link { path, .. } => Some(path.as_path()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(linked.len(), 64);
+    assert!(linked
+        .iter()
+        .all(|p| !is_temp_name(&p.file_name().unwrap().to_string_lossy())));
+    assert!(!small.iter().any(|c| matches!(c, Call::Rename { .. })));
+
+    let dir = tempfile::tempdir().unwrap();
+    let large = create_many(dir.path(), 65);
+    let first_rename = large
+        .iter()
+        .position(|c| matches!(c, Call::Rename { .. }))
+        .unwrap();
+    let named_early = large[..first_rename]
+        .iter()
+        .filter(|c| matches!(c, Call::Link { path, .. } if is_temp_name(&path.file_name().unwrap().to_string_lossy())))
+        .count();
+    assert_eq!(named_early, 65);
+    let renames = large
+        .iter()
+        .filter(|c| matches!(c, Call::Rename { replace: false, .. }))
+        .count();
+    assert_eq!(renames, 65);
+}

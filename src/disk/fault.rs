@@ -284,3 +284,36 @@ impl Fs for FaultFs {
         self.inner.sync_dir(path)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::RealFs;
+
+    /// A planned short write puts exactly the first half of the buffer into the file and then
+    /// fails with ENOSPC, as a disk that fills up mid-write does. The DISK-1 fault tests rely
+    /// on that torn state being real: a temp file holding part of the content, which the write
+    /// must remove rather than put in place. A planned errno does nothing but fail. Each fault
+    /// that fires is counted (the reliability suite reports the count), and only those.
+    #[test]
+    fn a_short_write_writes_the_first_half_and_every_fired_fault_is_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("torn");
+        let fs = FaultFs::new(Arc::new(RealFs))
+            .fail(Op::WriteAll, 1, Fault::ShortWrite)
+            .fail(Op::WriteAll, 2, Fault::Errno(libc::EIO));
+        let mut file = fs.create_exclusive(&p).unwrap();
+        assert_eq!(fs.injected(), 0);
+        let err = file.write_all(b"0123456789").unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOSPC));
+        assert_eq!(fs.injected(), 1);
+        let err = file.write_all(b"abc").unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::EIO));
+        assert_eq!(fs.injected(), 2);
+        file.write_all(b"!").unwrap();
+        assert_eq!(fs.injected(), 2);
+        drop(file);
+        assert_eq!(std::fs::read(&p).unwrap(), b"01234!");
+        assert!(!fs.crashed());
+    }
+}

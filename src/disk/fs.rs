@@ -495,3 +495,7 @@ impl Fs for RealFs {
         File::open(path)?.sync_all()
     }
 }
+
+#[cfg(test)]
+#[path = "fs_tests.rs"]
+mod tests;

@@ -65,3 +65,26 @@ pub fn load(fs: &dyn Fs, path: &Path, cap: u64) -> Result<Loaded, LoadError> {
         handle,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::RealFs;
+
+    /// A loaded file shows up in debug output (logs, failed assertions) by its length and
+    /// metadata, never by its bytes, which can be hundreds of megabytes.
+    #[test]
+    fn a_loaded_file_debugs_as_its_length_and_metadata_without_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"secret content\n").unwrap();
+        let loaded = load(&RealFs, &p, 1 << 20).unwrap();
+        let shown = format!("{loaded:?}");
+        assert!(
+            shown.starts_with("Loaded { len: 15, meta: Meta {"),
+            "{shown}"
+        );
+        assert!(shown.contains("kind: File"), "{shown}");
+        assert!(!shown.contains("secret"), "{shown}");
+    }
+}

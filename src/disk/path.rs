@@ -102,4 +102,23 @@ mod tests {
         assert_eq!(p, base.join("real/new.txt"));
         assert!(!exists);
     }
+
+    /// Resolution follows as many symlinks as the kernel does, 40, and no more: a chain of
+    /// 40 links reaches its file, a chain of 41 is ELOOP (which resolution reports as a loop).
+    #[test]
+    fn real_path_follows_forty_links_and_refuses_a_forty_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(base.join("f"), "x").unwrap();
+        // l1 -> f, l2 -> l1, ..., l41 -> l40: resolving lN follows N links.
+        std::os::unix::fs::symlink("f", base.join("l1")).unwrap();
+        for n in 2..=41 {
+            std::os::unix::fs::symlink(format!("l{}", n - 1), base.join(format!("l{n}"))).unwrap();
+        }
+        let (p, exists) = real_path(&RealFs, &base.join("l40")).unwrap();
+        assert_eq!(p, base.join("f"));
+        assert!(exists);
+        let e = real_path(&RealFs, &base.join("l41")).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ELOOP));
+    }
 }

@@ -313,4 +313,34 @@ mod tests {
              both (DISK-6)"
         );
     }
+
+    /// The power-loss model places each recorded write at its offset, so consecutive writes
+    /// to one file must be recorded where they landed: the second one right after the first,
+    /// not over it. A trace that put both at offset 0 would make the model see a torn file
+    /// where the disk holds the whole content (DISK-5).
+    #[test]
+    fn consecutive_writes_are_recorded_at_the_offsets_they_land_at() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("f");
+        let fs = RecordFs::new(Arc::new(RealFs));
+        let mut file = fs.create_exclusive(&path).unwrap();
+        file.write_all(b"ab").unwrap();
+        file.write_all(b"cde").unwrap();
+        file.write_all(b"f").unwrap();
+        drop(file);
+        assert_eq!(std::fs::read(&path).unwrap(), b"abcdef");
+        let file = match fs.calls().first() {
+            Some(Call::Create { file, .. }) => *file,
+            other => panic!("expected the create, got {other:?}"),
+        };
+        let write = |offset: u64, bytes: &[u8]| Call::Write {
+            file,
+            offset,
+            bytes: bytes.to_vec(),
+        };
+        assert_eq!(
+            fs.calls()[1..],
+            [write(0, b"ab"), write(2, b"cde"), write(5, b"f")]
+        );
+    }
 }

@@ -293,4 +293,19 @@ mod tests {
         );
         assert!(s.resolve("new/file.txt").is_ok());
     }
+
+    /// PATH-1: a path caught in a symlink loop names no file; it is refused as an invalid
+    /// path whose message says so, not reported as a failure of the disk.
+    #[test]
+    fn path_1_a_symlink_loop_is_an_invalid_path() {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("b", dir.path().join("a")).unwrap();
+        std::os::unix::fs::symlink("a", dir.path().join("b")).unwrap();
+        let s = Session::new(Config::new(dir.path()));
+        for given in ["a", "b/new.txt"] {
+            let e = s.resolve(given).unwrap_err();
+            assert_eq!(e.code, Code::InvalidPath, "{given}: {}", e.message);
+            assert!(e.message.contains("symbolic links"), "{}", e.message);
+        }
+    }
 }

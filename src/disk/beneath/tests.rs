@@ -142,3 +142,39 @@ fn path_2_a_final_symlink_is_not_followed_by_open_read() {
         );
     }
 }
+
+/// PATH-2: a path that goes through a regular file as if it were a directory fails with
+/// ENOTDIR with either resolver — what the kernel says, and what resolution reports as a
+/// missing file. The walk looks at such a name once more in case it was a symlink swapped
+/// back meanwhile, finds it is none, and gives the lookup's own error back.
+#[test]
+fn path_2_a_path_through_a_regular_file_is_not_a_directory() {
+    for how in BOTH {
+        let (_d, root) = tree();
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let through = root.join("sub/f.txt/x");
+        for r in [
+            fs.open_read(&through).map(drop),
+            fs.symlink_metadata(&through).map(drop),
+        ] {
+            let e = r.unwrap_err();
+            assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?}: {e}");
+        }
+        assert_eq!(std::fs::read(root.join("sub/f.txt")).unwrap(), b"inside\n");
+    }
+}
+
+/// D30: the walk is a resolver of its own, used as asked even where the kernel has
+/// `openat2`. It reads every symlink it meets itself, so a `/proc` magic link is taken for
+/// the absolute path its text names and refused as an escape; `openat2` refuses magic links
+/// outright (ELOOP, `RESOLVE_NO_MAGICLINKS`). Either way nothing beyond the link is reached.
+#[test]
+fn path_2_the_walk_reads_a_magic_link_as_its_absolute_target_and_refuses_it() {
+    let me = PathBuf::from(format!("/proc/{}", std::process::id()));
+    let cwd = me.join("cwd");
+    let walk = BeneathFs::with_resolver(&me, Resolver::Walk).unwrap();
+    assert!(exdev(walk.read_dir(&cwd)), "the walk");
+    assert!(exdev(walk.open_read(&cwd.join("Cargo.toml"))), "the walk");
+    let kernel = BeneathFs::with_resolver(&me, Resolver::Kernel).unwrap();
+    assert!(kernel.read_dir(&cwd).is_err(), "openat2");
+}

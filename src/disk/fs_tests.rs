@@ -1,0 +1,115 @@
+//! The file-system seam's real file handles: what they read, map, lock and report.
+
+use super::*;
+
+/// Whether this system lets a reader of `path` map it (D28): the kernel grants a read
+/// lease on it, and keeps a lease for at least 10 s after a writer asks.
+fn mapping_possible(path: &Path) -> bool {
+    let break_secs = std::fs::read_to_string("/proc/sys/fs/lease-break-time")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok());
+    let file = File::open(path).unwrap();
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this function owns; the lease goes with it.
+    let leased = unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) == 0 };
+    leased && break_secs.is_some_and(|s| s >= 10)
+}
+
+fn map(path: &Path, cap: u64) -> Option<FileBytes> {
+    RealFs.open_read(path).unwrap().map_all(cap).unwrap()
+}
+
+/// D28: a file of 1 MiB or more is mapped whenever it is within the size cap — a file of
+/// exactly 1 MiB, and one of exactly the cap's size, included — and the mapping holds its
+/// bytes exactly; a file over the cap or under 1 MiB is left to be read. Where the system grants no lease, nothing is
+/// mapped.
+#[test]
+fn d28_files_from_one_mib_up_to_the_cap_are_mapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big");
+    let content: Vec<u8> = (0..1 << 20).map(|i| b"0123456789\n"[i % 11]).collect();
+    let len = content.len() as u64;
+    std::fs::write(&big, &content).unwrap();
+    let small = dir.path().join("small");
+    std::fs::write(&small, &content[..(1 << 20) - 1]).unwrap();
+    let possible = mapping_possible(&big);
+    for cap in [len, len + 1, 1 << 30] {
+        match map(&big, cap) {
+            Some(FileBytes::Mapped(m)) => assert_eq!(&m[..], &content[..], "cap {cap}"),
+            other => assert!(!possible, "cap {cap}: {other:?}"),
+        }
+    }
+    assert!(map(&big, len - 1).is_none(), "over the cap");
+    assert!(map(&small, 1 << 30).is_none(), "under 1 MiB");
+}
+
+/// The size cap is inclusive: a file of exactly the cap's size is read whole, and one of
+/// a byte more is `FileTooLarge` (load reports it as too large instead of cutting it).
+#[test]
+fn a_file_of_exactly_the_cap_is_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f");
+    std::fs::write(&p, b"hello\n").unwrap();
+    let read = |cap| RealFs.open_read(&p).unwrap().read_all(cap);
+    assert_eq!(read(6).unwrap(), b"hello\n");
+    assert_eq!(read(7).unwrap(), b"hello\n");
+    assert_eq!(read(5).unwrap_err().kind(), io::ErrorKind::FileTooLarge);
+}
+
+/// A lease given up — as `map_all` does whenever it took one but maps nothing after all —
+/// is gone at once: the handle no longer reports a held lease, and a writer opening the
+/// file is let in without waiting (D28: editref holds writers off only while it maps).
+#[test]
+fn d28_a_released_lease_lets_writers_in_at_once() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f");
+    std::fs::write(&p, b"content\n").unwrap();
+    let file = RealFile(File::open(&p).unwrap());
+    // SAFETY: fcntl on a descriptor the test owns.
+    let leased = unsafe { libc::fcntl(file.0.as_raw_fd(), libc::F_SETLEASE, libc::F_RDLCK) };
+    if leased != 0 {
+        // No leases on this system: nothing to give up.
+        return;
+    }
+    assert!(file.content_stable());
+    file.release_lease();
+    assert!(!file.content_stable());
+    let writer = OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&p);
+    assert!(writer.is_ok(), "{writer:?}");
+    assert_eq!(std::fs::read(&p).unwrap(), b"content\n");
+}
+
+/// SESSION-2 compares modification times at the file system's full precision: seconds
+/// and nanoseconds make one count of nanoseconds since the epoch.
+#[test]
+fn session_2_mtime_is_nanoseconds_since_the_epoch() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f");
+    let file = File::create(&p).unwrap();
+    let at = std::time::UNIX_EPOCH + std::time::Duration::new(1_700_000_000, 123_456_789);
+    file.set_times(std::fs::FileTimes::new().set_modified(at))
+        .unwrap();
+    let meta = RealFs.symlink_metadata(&p).unwrap();
+    assert_eq!(meta.mtime_ns, 1_700_000_000_123_456_789);
+    drop(file);
+}
+
+/// D24: `try_lock` tells a file whose lock another holder has (`Ok(false)`, without
+/// waiting) from one it takes (`Ok(true)`); once the holder closes its handle, the lock
+/// is free again.
+#[test]
+fn d24_try_lock_answers_false_while_another_handle_holds_the_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f");
+    std::fs::write(&p, b"x").unwrap();
+    let holder = RealFs.open_read(&p).unwrap();
+    let other = RealFs.open_read(&p).unwrap();
+    assert!(holder.try_lock().unwrap());
+    assert!(!other.try_lock().unwrap());
+    drop(holder);
+    assert!(other.try_lock().unwrap());
+}
