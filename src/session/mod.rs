@@ -308,4 +308,30 @@ mod tests {
             assert!(e.message.contains("symbolic links"), "{}", e.message);
         }
     }
+
+    /// PATH-1: a path through a regular file names no file (ENOTDIR is `file_not_found`,
+    /// with a message that says why), whether or not its last component would exist.
+    #[test]
+    fn path_1_a_path_through_a_file_is_not_found() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("f.txt"), b"x").unwrap();
+        let s = Session::new(Config::new(dir.path()));
+        for given in ["f.txt/child", "f.txt/deeper/child.txt"] {
+            let e = s.resolve(given).unwrap_err();
+            assert_eq!(e.code, Code::FileNotFound, "{given}: {}", e.message);
+            assert!(e.message.contains("not a directory"), "{}", e.message);
+        }
+    }
+
+    /// A session shows its configuration and root when debugged (what a library user logs),
+    /// never its read state.
+    #[test]
+    fn a_session_debugs_as_its_config_and_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Session::new(Config::new(dir.path()).with_root(dir.path()));
+        let shown = format!("{s:?}");
+        assert!(shown.starts_with("Session { config: Config {"), "{shown}");
+        assert!(shown.contains(", root: Some("), "{shown}");
+        assert!(!shown.contains("state"), "{shown}");
+    }
 }
