@@ -199,7 +199,10 @@ mod tests {
         }
         // No LF at all: one line.
         let raw = units("\u{0A41}\u{410A}", false);
-        assert_eq!((line_start(&raw, 2, false), line_end(&raw, 0, false)), (0, 4));
+        assert_eq!(
+            (line_start(&raw, 2, false), line_end(&raw, 0, false)),
+            (0, 4)
+        );
         assert_eq!(lines_before(&raw, 4, false), 0);
     }
 
@@ -218,14 +221,20 @@ mod tests {
         assert_eq!(plain(&be("a\nb ਊ")), Some((TextEncoding::Utf16Be, true)));
         assert_eq!(plain(&le("")), Some((TextEncoding::Utf16Le, false)));
         // Units that look bad in the other byte order are fine: 0D 0A, 00 0D, D8 41.
-        assert_eq!(plain(&le("\u{0A0D}\u{0D00}\u{41D8}")), Some((TextEncoding::Utf16Le, false)));
+        assert_eq!(
+            plain(&le("\u{0A0D}\u{0D00}\u{41D8}")),
+            Some((TextEncoding::Utf16Le, false))
+        );
         for bad in ["a\rb", "a\0b", "a\u{10000}b", "\u{D7FF}\u{E000}\r"] {
             assert_eq!(plain(&le(bad)), None, "{bad:?}");
             assert_eq!(plain(&be(bad)), None, "{bad:?}");
         }
         // The last of 129 units, past the first block of 256 bytes.
         assert_eq!(plain(&le(&format!("{}\r", "a".repeat(128)))), None);
-        assert_eq!(plain(&le(&"a".repeat(129))), Some((TextEncoding::Utf16Le, false)));
+        assert_eq!(
+            plain(&le(&"a".repeat(129))),
+            Some((TextEncoding::Utf16Le, false))
+        );
         let mut odd = le("ab");
         odd.push(b'c');
         assert_eq!(plain(&odd), None);
@@ -245,7 +254,10 @@ mod tests {
             let mut hasher = Xxh3::new();
             let len = hash_text(&mut hasher, &units(&text, big_endian), big_endian);
             assert_eq!(len, text.len() as u64);
-            assert_eq!(hasher.digest128(), xxhash_rust::xxh3::xxh3_128(text.as_bytes()));
+            assert_eq!(
+                hasher.digest128(),
+                xxhash_rust::xxh3::xxh3_128(text.as_bytes())
+            );
         }
     }
 }
