@@ -225,7 +225,18 @@ mod tests {
             plain(&le("\u{0A0D}\u{0D00}\u{41D8}")),
             Some((TextEncoding::Utf16Le, false))
         );
-        for bad in ["a\rb", "a\0b", "a\u{10000}b", "\u{D7FF}\u{E000}\r"] {
+        // One bad unit, or several in one block (a pair of surrogates, two CRs, two NULs, a
+        // CR and a NUL): each is enough.
+        for bad in [
+            "a\rb",
+            "a\0b",
+            "a\u{10000}b",
+            "\u{D7FF}\u{E000}\r",
+            "a\r\nb\r\n",
+            "\0x\0",
+            "\r\0",
+            "\0\r\u{10000}",
+        ] {
             assert_eq!(plain(&le(bad)), None, "{bad:?}");
             assert_eq!(plain(&be(bad)), None, "{bad:?}");
         }
