@@ -20,21 +20,10 @@ impl Document<'_> {
                 return f;
             }
         }
-        let mut hasher = Xxh3::new();
-        let mut last = 0;
-        let mut len = 0u64;
-        for rep in replacements {
-            hasher.update(&view[last..rep.start]);
-            hasher.update(rep.text.as_bytes());
-            len += (rep.start - last + rep.text.len()) as u64;
-            last = rep.end;
-        }
-        hasher.update(&view[last..]);
-        len += (view.len() - last) as u64;
-        Fingerprint {
-            hash: hasher.digest128(),
-            len,
-        }
+        hash_after(view, replacements, |hasher, piece| {
+            hasher.update(piece);
+            piece.len() as u64
+        })
     }
 
     /// [`Document::fingerprint_after`] of replacements whose offsets are offsets of the stored
@@ -53,24 +42,33 @@ impl Document<'_> {
                 return f;
             }
         }
-        let mut hasher = Xxh3::new();
-        let mut len = 0u64;
-        let mut last = 0;
-        let hash = |hasher: &mut Xxh3, piece: &[u8]| match self.utf16 {
+        hash_after(stored, replacements, |hasher, piece| match self.utf16 {
             Some(big_endian) => utf16::hash_text(hasher, piece, big_endian),
             None => hash_as_view(hasher, piece),
-        };
-        for rep in replacements {
-            len += hash(&mut hasher, &stored[last..rep.start]);
-            hasher.update(rep.text.as_bytes());
-            len += rep.text.len() as u64;
-            last = rep.end;
-        }
-        len += hash(&mut hasher, &stored[last..]);
-        Fingerprint {
-            hash: hasher.digest128(),
-            len,
-        }
+        })
+    }
+}
+
+/// The fingerprint of `text` with `replacements` put in: each untouched piece fed to the
+/// hasher by `hash_piece` (which returns the view bytes it fed), each new text as it is.
+fn hash_after(
+    text: &[u8],
+    replacements: &[Replacement],
+    hash_piece: impl Fn(&mut Xxh3, &[u8]) -> u64,
+) -> Fingerprint {
+    let mut hasher = Xxh3::new();
+    let mut len = 0u64;
+    let mut last = 0;
+    for rep in replacements {
+        len += hash_piece(&mut hasher, &text[last..rep.start]);
+        hasher.update(rep.text.as_bytes());
+        len += rep.text.len() as u64;
+        last = rep.end;
+    }
+    len += hash_piece(&mut hasher, &text[last..]);
+    Fingerprint {
+        hash: hasher.digest128(),
+        len,
     }
 }
 

@@ -82,8 +82,11 @@ impl Document<'_> {
         if needle.is_empty() || needle.contains('\r') {
             return None;
         }
-        if let Some(big_endian) = self.utf16 {
-            return Some(utf16::find(self.raw(), &utf16::encode(needle, big_endian)));
+        if self.utf16.is_some() {
+            // UTF-16 can encode every character: nothing to refuse.
+            let mut units = Vec::with_capacity(2 * needle.len());
+            self.encoding.encode_into(needle, &mut units).ok()?;
+            return Some(utf16::find(self.raw(), &units));
         }
         if !self.has_cr || self.lf.get().is_some() {
             return None;
@@ -252,18 +255,13 @@ mod tests {
 
     /// The UTF-16 text of `s` with its BOM, big endian or not.
     fn utf16(s: &str, big_endian: bool) -> Vec<u8> {
-        let mut out = if big_endian {
-            vec![0xFE, 0xFF]
+        let encoding = if big_endian {
+            crate::text::TextEncoding::Utf16Be
         } else {
-            vec![0xFF, 0xFE]
+            crate::text::TextEncoding::Utf16Le
         };
-        for u in s.encode_utf16() {
-            out.extend_from_slice(&if big_endian {
-                u.to_be_bytes()
-            } else {
-                u.to_le_bytes()
-            });
-        }
+        let mut out = encoding.bom().to_vec();
+        let _ = encoding.encode_into(s, &mut out);
         out
     }
 

@@ -57,19 +57,6 @@ pub(super) fn decode(raw: &[u8], big_endian: bool) -> String {
     })
 }
 
-/// `text` as UTF-16 bytes in the file's byte order.
-pub(super) fn encode(text: &str, big_endian: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() * 2);
-    for u in text.encode_utf16() {
-        out.extend_from_slice(&if big_endian {
-            u.to_be_bytes()
-        } else {
-            u.to_le_bytes()
-        });
-    }
-    out
-}
-
 /// Every place `needle` (encoded units) starts at a unit of `raw`, leftmost first and not
 /// overlapping. A byte match at an odd offset straddles two units and is no match; the search
 /// goes on from the byte after it, so that it hides no match overlapping it.
@@ -151,7 +138,14 @@ mod tests {
 
     /// `s` as UTF-16 bytes without a BOM.
     fn units(s: &str, big_endian: bool) -> Vec<u8> {
-        encode(s, big_endian)
+        let mut out = Vec::new();
+        let encoding = if big_endian {
+            TextEncoding::Utf16Be
+        } else {
+            TextEncoding::Utf16Le
+        };
+        let _ = encoding.encode_into(s, &mut out);
+        out
     }
 
     /// A byte match that straddles two units is none, and the search resumes at the next byte,

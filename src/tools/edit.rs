@@ -139,8 +139,8 @@ pub(crate) fn apply_named(
 
     // A single Edit's old_string found in the stored text of a CRLF file: the edit then runs
     // on a window of the file's lines, and the view of the whole file is never built.
-    let mut stored_hits = match (&early_doc, edits) {
-        (Some(Ok(d)), [edit]) => d.find_stored(edit.old_string()),
+    let mut stored_hits = match &early_doc {
+        Some(Ok(d)) => stored_hits_of(d, edits),
         _ => None,
     };
 
@@ -212,10 +212,7 @@ pub(crate) fn apply_named(
         _ => {
             reloaded = load(session, &r, session.config().max_edit_size)?;
             let doc = Document::decode(&reloaded.bytes);
-            stored_hits = match (&doc, edits) {
-                (Ok(d), [edit]) => d.find_stored(edit.old_string()),
-                _ => None,
-            };
+            stored_hits = doc.as_ref().ok().and_then(|d| stored_hits_of(d, edits));
             (&reloaded, doc)
         }
     };
@@ -264,6 +261,15 @@ pub(crate) fn apply_named(
         patch,
         durable,
     })
+}
+
+/// The hits of a single Edit's `old_string` found in `doc`'s stored text, when it can tell
+/// (`Document::find_stored`); MultiEdit always takes the whole view.
+fn stored_hits_of(doc: &Document<'_>, edits: &[EditRequest]) -> Option<Vec<(usize, usize)>> {
+    match edits {
+        [edit] => doc.find_stored(edit.old_string()),
+        _ => None,
+    }
 }
 
 /// An edit's replacements as the writer takes them.
