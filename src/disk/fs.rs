@@ -224,14 +224,22 @@ const MIN_LEASE_BREAK_SECS: u64 = 10;
 /// `F_SETSIG` of `<fcntl.h>` (asm-generic value; the libc crate does not export it).
 const F_SETSIG: libc::c_int = 10;
 
-fn lease_break_time_allows_mapping() -> bool {
-    static OK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OK.get_or_init(|| {
+/// The kernel's lease-break time in seconds (`/proc/sys/fs/lease-break-time`), read once;
+/// `None` when it cannot be read.
+fn lease_break_secs() -> Option<u64> {
+    static SECS: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *SECS.get_or_init(|| {
         std::fs::read_to_string("/proc/sys/fs/lease-break-time")
             .ok()
             .and_then(|s| s.trim().parse::<u64>().ok())
-            .is_some_and(|secs| secs >= MIN_LEASE_BREAK_SECS)
     })
+}
+
+/// Whether a lease-break time of `secs` lets a file be mapped (D28): at least
+/// [`MIN_LEASE_BREAK_SECS`], and known — an unknown one is taken as too short. Kept apart from
+/// the reading so that a short time, which no test can give the kernel, is tested here.
+fn lease_break_allows_mapping(secs: Option<u64>) -> bool {
+    secs.is_some_and(|secs| secs >= MIN_LEASE_BREAK_SECS)
 }
 
 impl RealFile {
@@ -262,7 +270,7 @@ impl FileHandle for RealFile {
     /// CAP_LEASE, a file open for writing, a file system without leases), the file is read.
     fn map_all(&mut self, cap: u64) -> io::Result<Option<FileBytes>> {
         let len = self.0.metadata()?.len();
-        if len < MAP_MIN || len > cap || !lease_break_time_allows_mapping() {
+        if len < MAP_MIN || len > cap || !lease_break_allows_mapping(lease_break_secs()) {
             return Ok(None);
         }
         let fd = self.0.as_raw_fd();
@@ -357,46 +365,12 @@ impl FileHandle for RealFile {
         }
     }
 
-    /// `linkat` of `/proc/self/fd/N` with `AT_SYMLINK_FOLLOW`, which any user may do for a
-    /// file it opened with `O_TMPFILE`; without `/proc`, `linkat(fd, "", AT_EMPTY_PATH)`, which
-    /// older kernels allow only with CAP_DAC_READ_SEARCH.
+    /// Through [`super::link::link_unnamed`]: `/proc/self/fd/N`, or `AT_EMPTY_PATH` without
+    /// `/proc`.
     fn link_at(&self, path: &Path) -> io::Result<()> {
         let to = c_path(path)?;
-        let fd = self.0.as_raw_fd();
-        let proc_fd = std::ffi::CString::new(format!("/proc/self/fd/{fd}"))
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in path"))?;
-        // SAFETY: both pointers are valid NUL-terminated strings for the duration of the call.
-        let rc = unsafe {
-            libc::linkat(
-                libc::AT_FDCWD,
-                proc_fd.as_ptr(),
-                libc::AT_FDCWD,
-                to.as_ptr(),
-                libc::AT_SYMLINK_FOLLOW,
-            )
-        };
-        if rc == 0 {
-            return Ok(());
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::NotFound || Path::new("/proc/self/fd").exists() {
-            return Err(err);
-        }
-        // SAFETY: as above; the empty path is a valid NUL-terminated string.
-        let rc = unsafe {
-            libc::linkat(
-                fd,
-                c"".as_ptr(),
-                libc::AT_FDCWD,
-                to.as_ptr(),
-                libc::AT_EMPTY_PATH,
-            )
-        };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
+        let proc_fds = Path::new(super::link::PROC_FDS);
+        super::link::link_unnamed(self.0.as_raw_fd(), libc::AT_FDCWD, &to, proc_fds)
     }
 }
 

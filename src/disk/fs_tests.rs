@@ -113,3 +113,14 @@ fn d24_try_lock_answers_false_while_another_handle_holds_the_lock() {
     drop(holder);
     assert!(other.try_lock().unwrap());
 }
+
+/// D28: mapping needs a lease-break time of at least 10 s; a shorter one, or one that cannot be
+/// read, means reading. (The kernel's own value is what the tests above run with.)
+#[test]
+fn d28_a_lease_break_time_under_ten_seconds_or_unknown_means_reading() {
+    assert!(!lease_break_allows_mapping(None));
+    assert!(!lease_break_allows_mapping(Some(0)));
+    assert!(!lease_break_allows_mapping(Some(9)));
+    assert!(lease_break_allows_mapping(Some(10)));
+    assert!(lease_break_allows_mapping(Some(45)));
+}

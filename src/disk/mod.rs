@@ -37,6 +37,7 @@ mod beneath;
 mod dirs;
 mod fault;
 mod fs;
+mod link;
 mod load;
 mod orphans;
 mod path;

@@ -126,9 +126,9 @@ impl Around {
 ///
 /// Only the quote kinds that `actual` uses in curly form are curled. Opening form after
 /// nothing (the start of the file), whitespace, `(`, `[`, `{`, an em or en dash; closing form
-/// otherwise; a `'` between two letters is an apostrophe (’). The first and last characters
-/// of `new` see the file's characters around the hit, so `'s` → `'` after "it" gives "it’",
-/// not "it‘".
+/// otherwise; so a `'` between two letters is an apostrophe (’), as MATCH-4 asks. The first
+/// character of `new` sees the file's character before the hit, so `'s` → `'` after "it"
+/// gives "it’", not "it‘"; what follows a quote never decides its form.
 pub fn restyle<'n>(new: &'n str, actual: &str, around: Around) -> Cow<'n, str> {
     let double = actual.contains(LEFT_DOUBLE) || actual.contains(RIGHT_DOUBLE);
     let single = actual.contains(LEFT_SINGLE) || actual.contains(RIGHT_SINGLE);
@@ -144,24 +144,19 @@ pub fn restyle<'n>(new: &'n str, actual: &str, around: Around) -> Cow<'n, str> {
             Some(j) => Some(chars[j]),
             None => around.before,
         };
-        let next = chars.get(i + 1).copied().or(around.after);
         match c {
             '"' if double => out.push(if opens(prev) {
                 LEFT_DOUBLE
             } else {
                 RIGHT_DOUBLE
             }),
-            '\'' if single => {
-                let between_letters =
-                    prev.is_some_and(char::is_alphabetic) && next.is_some_and(char::is_alphabetic);
-                out.push(if between_letters {
-                    RIGHT_SINGLE
-                } else if opens(prev) {
-                    LEFT_SINGLE
-                } else {
-                    RIGHT_SINGLE
-                });
-            }
+            // A `'` between two letters (an apostrophe) needs no case of its own: a letter
+            // never opens, so it gets the closing form ’ like any quote after a letter.
+            '\'' if single => out.push(if opens(prev) {
+                LEFT_SINGLE
+            } else {
+                RIGHT_SINGLE
+            }),
             other => out.push(other),
         }
     }
@@ -235,5 +230,28 @@ mod tests {
         assert_eq!(restyle("'a'", "‘b’", Around::of("‘b’", 0, 7)), "‘a’");
         assert_eq!(restyle("\"a\"", "“b”", Around::of("x “b”", 2, 9)), "“a”");
         assert_eq!(Around::of("", 0, 0), Around::default());
+        // An apostrophe between letters, and one before a space, are both ’.
+        assert_eq!(restyle("don't 'x", "‘y’", Around::default()), "don’t ‘x");
+    }
+
+    #[test]
+    fn match_4_a_new_string_with_nothing_to_curl_is_returned_as_it_is() {
+        // Curly double quotes in the file, only a straight single quote in the new text (and
+        // the other way round): nothing to curl, so no copy is made.
+        let around = Around::default();
+        assert!(matches!(
+            restyle("it's", "“a”", around),
+            Cow::Borrowed("it's")
+        ));
+        assert!(matches!(
+            restyle("\"a\"", "‘a’", around),
+            Cow::Borrowed("\"a\"")
+        ));
+        assert!(matches!(
+            restyle("plain", "“a” ‘b’", around),
+            Cow::Borrowed("plain")
+        ));
+        // Each kind the file curls is curled when the new text has it.
+        assert_eq!(restyle("\"a\" 'b'", "“a” ‘b’", around), "“a” ‘b’");
     }
 }

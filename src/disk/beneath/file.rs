@@ -4,6 +4,7 @@
 
 use super::root::Root;
 use crate::disk::fs::{FileBytes, FileHandle, Meta, RealFile};
+use crate::disk::link;
 use std::io;
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -68,40 +69,7 @@ impl FileHandle for BeneathFile {
             return self.inner.link_at(path);
         };
         let (dir, name) = self.root.parent(rel)?;
-        let fd = self.inner.0.as_raw_fd();
-        let proc_fd = std::ffi::CString::new(format!("/proc/self/fd/{fd}"))
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in path"))?;
-        // SAFETY: both names are valid NUL-terminated strings and `dir` is open for the call.
-        let rc = unsafe {
-            libc::linkat(
-                libc::AT_FDCWD,
-                proc_fd.as_ptr(),
-                dir.as_raw_fd(),
-                name.as_ptr(),
-                libc::AT_SYMLINK_FOLLOW,
-            )
-        };
-        if rc == 0 {
-            return Ok(());
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::NotFound || Path::new("/proc/self/fd").exists() {
-            return Err(err);
-        }
-        // SAFETY: as above; the empty path is a valid NUL-terminated string.
-        let rc = unsafe {
-            libc::linkat(
-                fd,
-                c"".as_ptr(),
-                dir.as_raw_fd(),
-                name.as_ptr(),
-                libc::AT_EMPTY_PATH,
-            )
-        };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
+        let proc_fds = Path::new(link::PROC_FDS);
+        link::link_unnamed(self.inner.0.as_raw_fd(), dir.as_raw_fd(), &name, proc_fds)
     }
 }
