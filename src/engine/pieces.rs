@@ -249,4 +249,38 @@ mod tests {
             );
         }
     }
+
+    /// TEXT-6: after each replacement the splicer's text is the text a plain `String` gets
+    /// from the same replacements, and its replacements turn the original into that text —
+    /// a cut of the end (one piece of the original, shorter than it) and of the start included.
+    #[test]
+    fn text_6_the_splicer_text_is_the_text_after_each_replacement() {
+        let original = "alpha\nbeta\ngamma\n";
+        for steps in [
+            vec![(11, 17, "")],
+            vec![(0, 6, "")],
+            vec![(6, 10, "BETA"), (0, 0, ">"), (16, 18, "")],
+            vec![(0, 17, ""), (0, 0, "new")],
+            vec![(5, 5, "")],
+        ] {
+            let mut splicer = Splicer::new(original);
+            let mut model = original.to_string();
+            assert_eq!(splicer.text(), model);
+            for &(start, end, text) in &steps {
+                splicer.replace(start, end, text.to_string()).unwrap();
+                model.replace_range(start..end, text);
+                assert_eq!(splicer.text(), model, "{steps:?}");
+            }
+            let mut rendered = original.to_string();
+            for r in splicer.into_replacements().iter().rev() {
+                rendered.replace_range(r.start..r.end, &r.text);
+            }
+            assert_eq!(rendered, model, "{steps:?}");
+        }
+        // A span outside the text, or not on a character boundary, changes nothing.
+        let mut splicer = Splicer::new("é");
+        assert_eq!(splicer.replace(0, 1, String::new()), None);
+        assert_eq!(splicer.replace(0, 3, String::new()), None);
+        assert_eq!(splicer.text(), "é");
+    }
 }

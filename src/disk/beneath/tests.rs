@@ -178,3 +178,35 @@ fn path_2_the_walk_reads_a_magic_link_as_its_absolute_target_and_refuses_it() {
     let kernel = BeneathFs::with_resolver(&me, Resolver::Kernel).unwrap();
     assert!(kernel.read_dir(&cwd).is_err(), "openat2");
 }
+
+/// PATH-2: a temp file made beneath the root — unnamed, or named and exclusive — is created
+/// private to its owner exactly as the plain file system creates it (0600 less the umask),
+/// with either resolver: its content is readable by no one else before its final mode is set.
+#[test]
+fn path_2_temp_files_beneath_the_root_are_created_private_like_plain_ones() {
+    let (_dir, root) = tree();
+    let sub = root.join("sub");
+    let mode = |h: Box<dyn crate::disk::FileHandle>| h.meta().unwrap().mode & 0o7777;
+    let plain_unnamed = mode(crate::disk::RealFs.create_unnamed(&sub).unwrap());
+    let plain_named = mode(
+        crate::disk::RealFs
+            .create_exclusive(&sub.join("plain"))
+            .unwrap(),
+    );
+    assert_eq!(plain_unnamed & 0o077, 0);
+    assert_eq!(plain_named & 0o077, 0);
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        assert_eq!(
+            mode(fs.create_unnamed(&sub).unwrap()),
+            plain_unnamed,
+            "{how:?}"
+        );
+        let named = sub.join(format!("named-{how:?}"));
+        assert_eq!(
+            mode(fs.create_exclusive(&named).unwrap()),
+            plain_named,
+            "{how:?}"
+        );
+    }
+}
