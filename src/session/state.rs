@@ -115,3 +115,53 @@ impl ReadState {
         self.entries.remove(path);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::disk::Kind;
+
+    fn entry(text: &str, ino: u64) -> Entry {
+        let meta = Meta {
+            kind: Kind::File,
+            len: text.len() as u64,
+            mtime_ns: 1_700_000_000_000_000_000,
+            mode: 0o644,
+            nlink: 1,
+            dev: 7,
+            ino,
+            uid: 0,
+            gid: 0,
+        };
+        Entry::full(Fingerprint::of(text), &meta)
+    }
+
+    /// SESSION-5: the state counts its entries, and past its bound the least recently stored
+    /// one goes first; a bound of 0 still keeps the entry just stored.
+    #[test]
+    fn session_5_the_state_counts_its_entries_and_evicts_the_oldest() {
+        let mut state = ReadState::default();
+        assert!(state.is_empty());
+        assert_eq!(state.len(), 0);
+        state.put("a".into(), entry("a\n", 1), 2);
+        assert!(!state.is_empty());
+        assert_eq!(state.len(), 1);
+        state.put("b".into(), entry("b\n", 2), 2);
+        state.put("a".into(), entry("a2\n", 1), 2);
+        state.put("c".into(), entry("c\n", 3), 2);
+        assert_eq!(state.len(), 2);
+        assert!(
+            state.get(Path::new("b")).is_none(),
+            "b was the least recently stored"
+        );
+        assert_eq!(
+            state.get(Path::new("a")).map(|e| e.fingerprint),
+            Some(Fingerprint::of("a2\n"))
+        );
+        state.put("d".into(), entry("d\n", 4), 0);
+        assert_eq!(state.len(), 1);
+        assert!(state.get(Path::new("d")).is_some());
+        state.remove(Path::new("d"));
+        assert!(state.is_empty());
+    }
+}

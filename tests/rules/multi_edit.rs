@@ -102,3 +102,37 @@ fn multi_5_one_write_one_patch() {
     assert_eq!(out["structuredPatch"].as_array().unwrap().len(), 1);
     assert_eq!(t.get("f.txt"), b"A\nB\n");
 }
+
+/// EDIT-2 within a MultiEdit: a `replace_all` deletion of text without a line break takes the
+/// break after each hit — except a break the next hit begins with, which is that hit's to
+/// delete.
+#[test]
+fn multi_1_edit_2_a_deletion_at_every_hit_takes_each_line_break() {
+    let t = sb();
+    t.put("f.txt", b"a\nfoo\nb\nfoo\nc\n");
+    t.read("f.txt");
+    let out = multi(
+        &t,
+        json!([
+            {"old_string": "a", "new_string": "A"},
+            {"old_string": "foo", "new_string": "", "replace_all": true}
+        ]),
+    )
+    .unwrap();
+    assert_eq!(t.get("f.txt"), b"A\nb\nc\n", "{out}");
+    t.assert_no_residue();
+
+    let t = sb();
+    t.put("g.txt", b"a\nfoo\nfoo\nb\n");
+    t.read("g.txt");
+    t.call(
+        "MultiEdit",
+        json!({"file_path": "g.txt", "edits": [
+            {"old_string": "b", "new_string": "B"},
+            {"old_string": "\nfoo", "new_string": "", "replace_all": true}
+        ]}),
+    )
+    .unwrap();
+    assert_eq!(t.get("g.txt"), b"aB\n");
+    t.assert_no_residue();
+}
