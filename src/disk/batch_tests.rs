@@ -414,3 +414,60 @@ fn batch_1_only_a_batch_of_more_than_64_files_names_its_temp_files_early() {
         .count();
     assert_eq!(renames, 65);
 }
+
+/// BATCH-1, DISK-6: a batch that creates a file in directories that do not exist yet makes
+/// them, and a fault at any call — before the renames or among them — takes them back with
+/// everything else: the old file old, no new file, no new directory, no temp file.
+#[test]
+fn batch_1_a_failed_batch_takes_back_the_directories_it_made() {
+    fn run(fs: &dyn Fs, dir: &Path) -> Result<Vec<BatchDone>, ToolError> {
+        let (a, c) = (dir.join("a.txt"), dir.join("new/deeper/c.txt"));
+        let la = load(fs, &a, 1 << 20).map_err(|_| stale())?;
+        let (na, nc) = ([Chunk::Original(b"new a\n")], [Chunk::Original(b"new c\n")]);
+        let write = |target, chunks, existing| {
+            BatchOp::Write(WriteRequest {
+                target,
+                chunks,
+                existing,
+                fsync: false,
+                mode: None,
+            })
+        };
+        write_batch(fs, &[write(&a, &na, Some(&la)), write(&c, &nc, None)])
+    }
+    let probe_dir = fixture();
+    let probe = FaultFs::new(Arc::new(RealFs));
+    run(&probe, probe_dir.path()).unwrap();
+    assert_eq!(
+        std::fs::read(probe_dir.path().join("new/deeper/c.txt")).unwrap(),
+        b"new c\n"
+    );
+    let mut seen: HashMap<Op, u64> = HashMap::new();
+    let mut failed_after_a_rename = 0;
+    for op in probe.log() {
+        let n = seen.entry(op).or_insert(0);
+        *n += 1;
+        let dir = fixture();
+        let fs = FaultFs::new(Arc::new(RealFs)).fail(op, *n, Fault::Errno(libc::EIO));
+        match run(&fs, dir.path()) {
+            Ok(_) => {
+                assert_eq!(std::fs::read(dir.path().join("a.txt")).unwrap(), b"new a\n");
+                let c = std::fs::read(dir.path().join("new/deeper/c.txt")).unwrap();
+                assert_eq!(c, b"new c\n", "{op:?} #{n}");
+            }
+            Err(e) => {
+                let a = std::fs::read(dir.path().join("a.txt")).unwrap();
+                assert_eq!(a, b"old a\n", "{op:?} #{n}: {}", e.message);
+                assert!(
+                    !dir.path().join("new").exists(),
+                    "{op:?} #{n}: directory left"
+                );
+                if op == Op::LinkTemp || op == Op::Rename {
+                    failed_after_a_rename += 1;
+                }
+            }
+        }
+        assert!(temps(dir.path()).is_empty(), "{op:?} #{n}: temp file left");
+    }
+    assert!(failed_after_a_rename > 0);
+}

@@ -343,4 +343,20 @@ mod tests {
             [write(0, b"ab"), write(2, b"cde"), write(5, b"f")]
         );
     }
+
+    /// DISK-2: a recorded handle changes the owner as the plain one does — the owner is part
+    /// of what a replaced file keeps. (Given to another user where the process may, refused
+    /// alike where it may not.)
+    #[test]
+    fn an_owner_change_passes_through_the_recording() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fs = RecordFs::new(Arc::new(RealFs));
+        let mut recorded = fs.create_unnamed(tmp.path()).unwrap();
+        let mut plain = RealFs.create_unnamed(tmp.path()).unwrap();
+        let (uid, gid) = (4321, 4322);
+        let want = plain.set_owner(uid, gid).map_err(|e| e.kind());
+        assert_eq!(recorded.set_owner(uid, gid).map_err(|e| e.kind()), want);
+        let owner = |h: &dyn FileHandle| h.meta().map(|m| (m.uid, m.gid)).unwrap();
+        assert_eq!(owner(recorded.as_ref()), owner(plain.as_ref()));
+    }
 }

@@ -210,3 +210,24 @@ fn path_2_temp_files_beneath_the_root_are_created_private_like_plain_ones() {
         );
     }
 }
+
+/// PATH-2: reading a link beneath the root answers as `readlink(2)` does — its target for a
+/// symlink, `EINVAL` for anything else — with either resolver.
+#[test]
+fn path_2_read_link_beneath_the_root_answers_as_readlink_does() {
+    let (_dir, root) = tree();
+    let plain = std::fs::read_link(root.join("sub/f.txt")).unwrap_err();
+    assert_eq!(plain.raw_os_error(), Some(libc::EINVAL));
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        assert_eq!(
+            fs.read_link(&root.join("in")).unwrap(),
+            Path::new("sub"),
+            "{how:?}"
+        );
+        let e = fs.read_link(&root.join("sub/f.txt")).unwrap_err();
+        assert_eq!(e.raw_os_error(), plain.raw_os_error(), "{how:?}");
+        let e = fs.read_link(&root.join("sub")).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EINVAL), "{how:?}");
+    }
+}
