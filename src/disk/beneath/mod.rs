@@ -185,7 +185,8 @@ impl Fs for BeneathFs {
                 0o600 as libc::c_uint,
             )
         };
-        if fd < 0 {
+        // openat answers -1 and nothing else on failure.
+        if fd == -1 {
             return Err(io::Error::last_os_error());
         }
         // SAFETY: a non-negative result of openat is a new descriptor that nothing else owns.

@@ -231,3 +231,20 @@ fn path_2_read_link_beneath_the_root_answers_as_readlink_does() {
         assert_eq!(e.raw_os_error(), Some(libc::EINVAL), "{how:?}");
     }
 }
+
+/// PATH-2: a directory the kernel refuses to make beneath the root is reported with the
+/// kernel's own error, as a plain `mkdir` reports it — not as the missing path that looking
+/// it up afterwards would find. sysfs makes no directories for anyone.
+#[test]
+fn path_2_a_refused_mkdir_beneath_the_root_reports_the_kernels_error() {
+    let sys = Path::new("/sys");
+    let plain = std::fs::create_dir(sys.join("editref-probe")).unwrap_err();
+    assert_ne!(plain.kind(), std::io::ErrorKind::NotFound);
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(sys, how).unwrap();
+        let e = fs
+            .create_dir_all(&sys.join("editref-probe/deeper"))
+            .unwrap_err();
+        assert_eq!(e.raw_os_error(), plain.raw_os_error(), "{how:?}");
+    }
+}
