@@ -100,18 +100,44 @@ fn session_2_mtime_is_nanoseconds_since_the_epoch() {
 
 /// D24: `try_lock` tells a file whose lock another holder has (`Ok(false)`, without
 /// waiting) from one it takes (`Ok(true)`); once the holder closes its handle, the lock
-/// is free again.
+/// is free again. The fault-injecting and the recording file systems answer as the plain one
+/// (the orphan sweep asks through them in the reliability suites).
 #[test]
 fn d24_try_lock_answers_false_while_another_handle_holds_the_lock() {
+    use crate::disk::{FaultFs, RecordFs};
+    use std::sync::Arc;
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("f");
     std::fs::write(&p, b"x").unwrap();
-    let holder = RealFs.open_read(&p).unwrap();
-    let other = RealFs.open_read(&p).unwrap();
-    assert!(holder.try_lock().unwrap());
-    assert!(!other.try_lock().unwrap());
-    drop(holder);
-    assert!(other.try_lock().unwrap());
+    let fault = FaultFs::new(Arc::new(RealFs));
+    let record = RecordFs::new(Arc::new(RealFs));
+    let all: [&dyn Fs; 3] = [&RealFs, &fault, &record];
+    for (i, fs) in all.into_iter().enumerate() {
+        let holder = fs.open_read(&p).unwrap();
+        let other = fs.open_read(&p).unwrap();
+        assert!(holder.try_lock().unwrap(), "fs {i}");
+        assert!(!other.try_lock().unwrap(), "fs {i}");
+        drop(holder);
+        assert!(other.try_lock().unwrap(), "fs {i}");
+    }
+    // `lock` through each of them holds the lock too.
+    for (i, fs) in all.into_iter().enumerate() {
+        let locked = fs.open_read(&p).unwrap();
+        locked.lock().unwrap();
+        assert!(!RealFs.open_read(&p).unwrap().try_lock().unwrap(), "fs {i}");
+    }
+    let own = record.create_exclusive(&dir.path().join("locked")).unwrap();
+    own.lock().unwrap();
+    let reader = RealFs.open_read(&dir.path().join("locked")).unwrap();
+    assert!(!reader.try_lock().unwrap());
+    // A file the recording made answers through its own handle as well.
+    let made = dir.path().join("made");
+    let own = record.create_exclusive(&made).unwrap();
+    let reader = RealFs.open_read(&made).unwrap();
+    assert!(reader.try_lock().unwrap());
+    assert!(!own.try_lock().unwrap());
+    drop(reader);
+    assert!(own.try_lock().unwrap());
 }
 
 /// D28: mapping needs a lease-break time of at least 10 s; a shorter one, or one that cannot be
