@@ -359,4 +359,47 @@ mod tests {
         let owner = |h: &dyn FileHandle| h.meta().map(|m| (m.uid, m.gid)).unwrap();
         assert_eq!(owner(recorded.as_ref()), owner(plain.as_ref()));
     }
+
+    /// DISK-6: the calls on names and directories are made on the disk and recorded as made,
+    /// in order; a call that fails is not recorded.
+    #[test]
+    fn calls_on_names_and_directories_are_made_and_recorded() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("a/b"));
+        let (f, g, h) = (b.join("f"), b.join("g"), b.join("h"));
+        let fs = RecordFs::new(Arc::new(RealFs));
+        fs.create_dir_all(&b).unwrap();
+        drop(fs.create_exclusive(&f).unwrap());
+        std::fs::write(&h, b"h").unwrap();
+        fs.rename_noreplace(&f, &g).unwrap();
+        assert!(fs.rename_noreplace(&g, &h).is_err(), "h is taken");
+        fs.rename(&g, &h).unwrap();
+        assert_eq!(std::fs::read(&h).unwrap(), b"", "the empty file replaced h");
+        fs.remove_file(&h).unwrap();
+        fs.sync_dir(&b).unwrap();
+        fs.remove_dir(&b).unwrap();
+        assert!(a.is_dir() && !b.exists());
+        let calls: Vec<Call> = fs
+            .calls()
+            .into_iter()
+            .filter(|c| !matches!(c, Call::Create { .. }))
+            .collect();
+        let rename = |from: &Path, to: &Path, replace| Call::Rename {
+            from: from.to_path_buf(),
+            to: to.to_path_buf(),
+            replace,
+        };
+        assert_eq!(
+            calls,
+            vec![
+                Call::Mkdir(a.clone()),
+                Call::Mkdir(b.clone()),
+                rename(&f, &g, false),
+                rename(&g, &h, true),
+                Call::Unlink(h.clone()),
+                Call::SyncDir(b.clone()),
+                Call::Rmdir(b.clone()),
+            ]
+        );
+    }
 }

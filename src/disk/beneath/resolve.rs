@@ -49,7 +49,8 @@ pub(super) fn c_name(name: &std::ffi::OsStr) -> io::Result<CString> {
 }
 
 fn check(fd: libc::c_int) -> io::Result<OwnedFd> {
-    if fd < 0 {
+    // open, openat and openat2 answer -1 and nothing else on failure.
+    if fd == -1 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: a non-negative result of open/openat/openat2 is a new descriptor that nothing
@@ -171,10 +172,54 @@ fn link_target(dir: libc::c_int, name: &CString) -> io::Result<Option<OsString>>
     Ok(Some(OsString::from_vec(buf)))
 }
 
+/// The two system calls of one step of the walk, behind a trait so that a test can put a
+/// change of the file system between them — the race the walk's second look is for.
+trait Lookup {
+    /// `openat` of `name` in `dir`.
+    fn open(
+        &self,
+        dir: libc::c_int,
+        name: &CString,
+        flags: libc::c_int,
+        mode: u32,
+    ) -> io::Result<OwnedFd>;
+    /// The target of the symlink `name` in `dir`; `None` when it is no symlink.
+    fn link_target(&self, dir: libc::c_int, name: &CString) -> io::Result<Option<OsString>>;
+}
+
+/// The real system calls.
+struct Syscalls;
+
+impl Lookup for Syscalls {
+    fn open(
+        &self,
+        dir: libc::c_int,
+        name: &CString,
+        flags: libc::c_int,
+        mode: u32,
+    ) -> io::Result<OwnedFd> {
+        openat(dir, name, flags, mode)
+    }
+
+    fn link_target(&self, dir: libc::c_int, name: &CString) -> io::Result<Option<OsString>> {
+        link_target(dir, name)
+    }
+}
+
 /// The walk: directories opened one by one with `O_PATH | O_NOFOLLOW`, symlinks followed by
 /// hand while they stay beneath the root, the last component opened with the caller's flags
 /// (following it only when they do not say `O_NOFOLLOW`, and then by hand too).
 fn walk(root: BorrowedFd<'_>, rel: &Path, flags: libc::c_int, mode: u32) -> io::Result<OwnedFd> {
+    walk_with(&Syscalls, root, rel, flags, mode)
+}
+
+fn walk_with(
+    sys: &impl Lookup,
+    root: BorrowedFd<'_>,
+    rel: &Path,
+    flags: libc::c_int,
+    mode: u32,
+) -> io::Result<OwnedFd> {
     // The directories entered below the root; empty means at the root.
     let mut stack: Vec<OwnedFd> = Vec::new();
     let mut pending: std::collections::VecDeque<OsString> = parts(rel).into();
@@ -185,7 +230,7 @@ fn walk(root: BorrowedFd<'_>, rel: &Path, flags: libc::c_int, mode: u32) -> io::
         let Some(name) = pending.pop_front() else {
             // The path ends in a directory already entered (or is the root): open it anew
             // with the caller's flags.
-            return openat(cur, &c".".to_owned(), flags, mode);
+            return sys.open(cur, &c".".to_owned(), flags, mode);
         };
         if name == ".." {
             if stack.pop().is_none() {
@@ -196,9 +241,9 @@ fn walk(root: BorrowedFd<'_>, rel: &Path, flags: libc::c_int, mode: u32) -> io::
         let last = pending.is_empty();
         let c = c_name(&name)?;
         let attempt = if last {
-            openat(cur, &c, flags | libc::O_NOFOLLOW, mode)
+            sys.open(cur, &c, flags | libc::O_NOFOLLOW, mode)
         } else {
-            openat(
+            sys.open(
                 cur,
                 &c,
                 libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
@@ -218,7 +263,7 @@ fn walk(root: BorrowedFd<'_>, rel: &Path, flags: libc::c_int, mode: u32) -> io::
         if !maybe_link || (last && !follow_last) {
             return Err(err);
         }
-        let Some(target) = link_target(cur, &c)? else {
+        let Some(target) = sys.link_target(cur, &c)? else {
             // Not a symlink: a file where a directory was needed, or a symlink swapped back
             // for a directory meanwhile, which a second look up finds.
             retries += 1;
@@ -239,5 +284,68 @@ fn walk(root: BorrowedFd<'_>, rel: &Path, flags: libc::c_int, mode: u32) -> io::
         for p in parts(target).into_iter().rev() {
             pending.push_front(p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::os::fd::AsFd;
+
+    /// A file system on which the directory `name` is seen as a symlink by the first `swaps`
+    /// opens (`ELOOP` under `O_NOFOLLOW`) and as the directory it is by every read of the
+    /// link: a symlink swapped back for the directory between the two calls, `swaps` times.
+    struct Swapped {
+        name: &'static str,
+        swaps: Cell<u32>,
+    }
+
+    impl Lookup for Swapped {
+        fn open(
+            &self,
+            dir: libc::c_int,
+            name: &CString,
+            flags: libc::c_int,
+            mode: u32,
+        ) -> io::Result<OwnedFd> {
+            if name.as_bytes() == self.name.as_bytes() && self.swaps.get() > 0 {
+                self.swaps.set(self.swaps.get() - 1);
+                return Err(errno(libc::ELOOP));
+            }
+            Syscalls.open(dir, name, flags, mode)
+        }
+
+        fn link_target(&self, dir: libc::c_int, name: &CString) -> io::Result<Option<OsString>> {
+            Syscalls.link_target(dir, name)
+        }
+    }
+
+    /// PATH-2: a name that refused to open as a directory but reads as no symlink is looked
+    /// up again, up to two more times, and the path then opens; a third such swap gives the
+    /// failure back (`ELOOP`, as the first look saw it).
+    #[test]
+    fn path_2_the_walk_looks_again_at_a_name_swapped_back_to_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("d")).unwrap();
+        std::fs::write(dir.path().join("d/f.txt"), b"inside\n").unwrap();
+        let root = std::fs::File::open(dir.path()).unwrap();
+        let rel = Path::new("d/f.txt");
+        for swaps in 0..=MAX_RETRIES {
+            let sys = Swapped {
+                name: "d",
+                swaps: Cell::new(swaps),
+            };
+            let fd = walk_with(&sys, root.as_fd(), rel, libc::O_RDONLY, 0).unwrap();
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::fs::File::from(fd), &mut bytes).unwrap();
+            assert_eq!(bytes, b"inside\n", "{swaps} swaps");
+        }
+        let sys = Swapped {
+            name: "d",
+            swaps: Cell::new(MAX_RETRIES + 1),
+        };
+        let e = walk_with(&sys, root.as_fd(), rel, libc::O_RDONLY, 0).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ELOOP));
     }
 }

@@ -248,3 +248,19 @@ fn path_2_a_refused_mkdir_beneath_the_root_reports_the_kernels_error() {
         assert_eq!(e.raw_os_error(), plain.raw_os_error(), "{how:?}");
     }
 }
+
+/// PATH-2: a path through a FIFO is not a directory, with either resolver — refused with
+/// `ENOTDIR` at once, the FIFO never opened (opening one for reading waits for a writer).
+#[test]
+fn path_2_a_path_through_a_fifo_is_not_a_directory_and_opens_nothing() {
+    let (_dir, root) = tree();
+    let fifo = root.join("pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let e = fs.open_read(&fifo.join("x")).err().unwrap();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?}");
+    }
+}
