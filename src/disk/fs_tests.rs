@@ -150,3 +150,55 @@ fn d28_a_lease_break_time_under_ten_seconds_or_unknown_means_reading() {
     assert!(lease_break_allows_mapping(Some(10)));
     assert!(lease_break_allows_mapping(Some(45)));
 }
+
+/// DISK-4: `sync` answers what `fsync` answers — here the `EINVAL` of a descriptor that
+/// cannot be synced (a FIFO), which a write must see rather than take for durability.
+#[test]
+fn sync_reports_what_fsync_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    // Opening a FIFO for reading and writing does not wait for a peer (Linux).
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .unwrap();
+    let e = RealFile(file).sync().unwrap_err();
+    assert_eq!(e.raw_os_error(), Some(libc::EINVAL));
+    let mut plain = RealFile(File::create(dir.path().join("f")).unwrap());
+    plain.sync().unwrap();
+}
+
+/// D28: a handle without a read lease does not call its content stable — whatever it read
+/// may be changed by a writer at any time; only a mapping under a lease is.
+#[test]
+fn d28_a_handle_without_a_lease_is_not_stable() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f");
+    std::fs::write(&p, b"small\n").unwrap();
+    assert!(!RealFs.open_read(&p).unwrap().content_stable());
+    let beneath = crate::disk::BeneathFs::new(dir.path()).unwrap();
+    let mut h = beneath.open_read(&p).unwrap();
+    assert_eq!(
+        h.map_all(1 << 20).unwrap(),
+        None,
+        "under 1 MiB: read, not mapped"
+    );
+    assert!(!h.content_stable());
+}
+
+/// Two file contents are equal when their bytes are, however they were loaded.
+#[test]
+fn file_bytes_compare_by_their_bytes() {
+    assert_eq!(
+        FileBytes::Owned(b"abc".to_vec()),
+        FileBytes::Owned(b"abc".to_vec())
+    );
+    assert_ne!(
+        FileBytes::Owned(b"abc".to_vec()),
+        FileBytes::Owned(b"abd".to_vec())
+    );
+}

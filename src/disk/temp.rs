@@ -112,9 +112,11 @@ mod tests {
     #[test]
     fn temp_names_fit_name_max_for_any_255_byte_name() {
         use std::os::unix::ffi::OsStrExt;
-        let names: [std::ffi::OsString; 3] = [
+        let names: [std::ffi::OsString; 4] = [
             "a".repeat(255).into(),
             "€".repeat(85).into(),
+            // Two-byte characters after one byte: the 180-byte cut falls inside a character.
+            format!("a{}", "é".repeat(127)).into(),
             std::ffi::OsStr::from_bytes(&[0xff; 255]).to_os_string(),
         ];
         for name in names {

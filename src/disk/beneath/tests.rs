@@ -264,3 +264,18 @@ fn path_2_a_path_through_a_fifo_is_not_a_directory_and_opens_nothing() {
         assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?}");
     }
 }
+
+/// DISK-2: a file made beneath the root changes owner as a plain one does (given to another
+/// user where the process may, refused alike where it may not).
+#[test]
+fn disk_2_an_owner_change_beneath_the_root_is_made_as_on_a_plain_file() {
+    let (_dir, root) = tree();
+    let sub = root.join("sub");
+    let fs = BeneathFs::new(&root).unwrap();
+    let mut beneath = fs.create_unnamed(&sub).unwrap();
+    let mut plain = crate::disk::RealFs.create_unnamed(&sub).unwrap();
+    let want = plain.set_owner(4321, 4322).map_err(|e| e.kind());
+    assert_eq!(beneath.set_owner(4321, 4322).map_err(|e| e.kind()), want);
+    let owner = |h: &dyn crate::disk::FileHandle| h.meta().map(|m| (m.uid, m.gid)).unwrap();
+    assert_eq!(owner(beneath.as_ref()), owner(plain.as_ref()));
+}
