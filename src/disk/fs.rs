@@ -369,8 +369,7 @@ impl FileHandle for RealFile {
     /// `/proc`.
     fn link_at(&self, path: &Path) -> io::Result<()> {
         let to = c_path(path)?;
-        let proc_fds = Path::new(super::link::PROC_FDS);
-        super::link::link_unnamed(self.0.as_raw_fd(), libc::AT_FDCWD, &to, proc_fds)
+        super::link::link_unnamed(self.0.as_raw_fd(), libc::AT_FDCWD, &to)
     }
 }
 

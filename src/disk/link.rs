@@ -12,13 +12,18 @@ use std::os::fd::RawFd;
 use std::path::Path;
 
 /// Where the kernel shows this process's descriptors as links.
-pub(super) const PROC_FDS: &str = "/proc/self/fd";
+const PROC_FDS: &str = "/proc/self/fd";
 
 /// Names the open file `fd` as `name` in the directory `dir` (a directory descriptor, or
-/// `AT_FDCWD` with `name` a path), through `proc_fds`/`fd`; when that path is missing
-/// because `proc_fds` does not exist, through `AT_EMPTY_PATH`. Any other failure is returned
-/// as it is (an existing `name` is `AlreadyExists`).
-pub(super) fn link_unnamed(fd: RawFd, dir: RawFd, name: &CStr, proc_fds: &Path) -> io::Result<()> {
+/// `AT_FDCWD` with `name` a path): through `/proc/self/fd`, or `AT_EMPTY_PATH` without `/proc`.
+/// Any other failure is returned as it is (an existing `name` is `AlreadyExists`).
+pub(super) fn link_unnamed(fd: RawFd, dir: RawFd, name: &CStr) -> io::Result<()> {
+    link_unnamed_through(fd, dir, name, Path::new(PROC_FDS))
+}
+
+/// [`link_unnamed`] with the descriptors' directory given: through `proc_fds`/`fd`; when that
+/// path is missing because `proc_fds` does not exist, through `AT_EMPTY_PATH`.
+fn link_unnamed_through(fd: RawFd, dir: RawFd, name: &CStr, proc_fds: &Path) -> io::Result<()> {
     let via_proc = CString::new(format!("{}/{fd}", proc_fds.display()))
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in path"))?;
     // SAFETY: both names are valid NUL-terminated strings; `dir` is open for the call.
@@ -78,12 +83,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = unnamed(dir.path(), b"new bytes\n");
         let to = dir.path().join("named");
-        link_unnamed(f.as_raw_fd(), libc::AT_FDCWD, &c(&to), Path::new(PROC_FDS)).unwrap();
+        link_unnamed_through(f.as_raw_fd(), libc::AT_FDCWD, &c(&to), Path::new(PROC_FDS)).unwrap();
         assert_eq!(std::fs::read(&to).unwrap(), b"new bytes\n");
         let taken = dir.path().join("taken");
         std::fs::write(&taken, b"theirs").unwrap();
         let g = unnamed(dir.path(), b"mine");
-        let err = link_unnamed(
+        let err = link_unnamed_through(
             g.as_raw_fd(),
             libc::AT_FDCWD,
             &c(&taken),
@@ -116,7 +121,7 @@ mod tests {
         let f = unnamed(dir.path(), b"new bytes\n");
         let to = dir.path().join("named");
         let dir_fd = std::fs::File::open(dir.path()).unwrap();
-        let got = link_unnamed(f.as_raw_fd(), dir_fd.as_raw_fd(), c"named", &no_proc);
+        let got = link_unnamed_through(f.as_raw_fd(), dir_fd.as_raw_fd(), c"named", &no_proc);
         if allowed {
             got.unwrap();
             assert_eq!(std::fs::read(&to).unwrap(), b"new bytes\n");
@@ -126,7 +131,7 @@ mod tests {
         }
         // A missing `/proc` entry while `/proc` itself exists is an error, not a fallback.
         let empty = tempfile::tempdir().unwrap();
-        let err = link_unnamed(
+        let err = link_unnamed_through(
             f.as_raw_fd(),
             libc::AT_FDCWD,
             &c(&dir.path().join("other")),

@@ -123,16 +123,16 @@ fn multi_1_edit_2_a_deletion_at_every_hit_takes_each_line_break() {
     t.assert_no_residue();
 
     let t = sb();
-    t.put("g.txt", b"a\nfoo\nfoo\nb\n");
-    t.read("g.txt");
-    t.call(
-        "MultiEdit",
-        json!({"file_path": "g.txt", "edits": [
+    t.put("f.txt", b"a\nfoo\nfoo\nb\n");
+    t.read("f.txt");
+    multi(
+        &t,
+        json!([
             {"old_string": "b", "new_string": "B"},
             {"old_string": "\nfoo", "new_string": "", "replace_all": true}
-        ]}),
+        ]),
     )
     .unwrap();
-    assert_eq!(t.get("g.txt"), b"aB\n");
+    assert_eq!(t.get("f.txt"), b"aB\n");
     t.assert_no_residue();
 }

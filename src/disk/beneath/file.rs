@@ -69,7 +69,6 @@ impl FileHandle for BeneathFile {
             return self.inner.link_at(path);
         };
         let (dir, name) = self.root.parent(rel)?;
-        let proc_fds = Path::new(link::PROC_FDS);
-        link::link_unnamed(self.inner.0.as_raw_fd(), dir.as_raw_fd(), &name, proc_fds)
+        link::link_unnamed(self.inner.0.as_raw_fd(), dir.as_raw_fd(), &name)
     }
 }

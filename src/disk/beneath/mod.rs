@@ -185,13 +185,7 @@ impl Fs for BeneathFs {
                 0o600 as libc::c_uint,
             )
         };
-        // openat answers -1 and nothing else on failure.
-        if fd == -1 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: a non-negative result of openat is a new descriptor that nothing else owns.
-        let fd = unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) };
-        Ok(self.handle(fd))
+        Ok(self.handle(resolve::check(fd)?))
     }
 
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {

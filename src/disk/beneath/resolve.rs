@@ -48,7 +48,7 @@ pub(super) fn c_name(name: &std::ffi::OsStr) -> io::Result<CString> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL in path"))
 }
 
-fn check(fd: libc::c_int) -> io::Result<OwnedFd> {
+pub(super) fn check(fd: libc::c_int) -> io::Result<OwnedFd> {
     // open, openat and openat2 answer -1 and nothing else on failure.
     if fd == -1 {
         return Err(io::Error::last_os_error());
