@@ -279,6 +279,34 @@ mod tests {
     }
 
     #[test]
+    fn multi_1_an_index_that_ran_out_of_budget_after_a_splice_is_dropped() {
+        // Edit 0 puts 40,000 `a`s before a `b`. The later edits' needles `aa` … `a`×50 overlap
+        // there about 2 million times, past the index's budget (8 a byte of text, plus 1 Mi),
+        // so the scan after that splice stops before it sees the `ab` at the run's end. Edit
+        // 1's `ab` is then in the text twice: MATCH-1 counts both and EDIT-3 refuses it. An
+        // index kept after giving up would know only the first, let edit 1 through, and fail
+        // on edit 2 instead (MULTI-2: `aa` is in edit 0's new text).
+        let mut reqs = vec![
+            EditRequest::new("Y", &"a".repeat(40_000), false),
+            EditRequest::new("ab", "c", false),
+        ];
+        for n in 2..=50 {
+            reqs.push(EditRequest::new(&"a".repeat(n), "X", false));
+        }
+        let plan = Plan {
+            block: 64,
+            longest: 64,
+        };
+        // The first `ab` in a block of its own, far from the `Y`.
+        let original = format!("ab{}Yb", "|".repeat(200));
+        let err = run_with(&original, &reqs, plan).expect_err("`ab` occurs twice");
+        assert_eq!(
+            (err.index, err.error.code),
+            (1, crate::error::Code::Ambiguous)
+        );
+    }
+
+    #[test]
     fn the_plan_indexes_what_saves_scans() {
         let mb10 = 10 << 20;
         // A few edits: copying the text per edit is cheaper than the index, and one block
