@@ -61,6 +61,45 @@ mod tests {
         assert_eq!(whole_pages(usize::MAX - 10, 4096 * 4), None);
     }
 
+    /// The `VmFlags` of the mapping that holds address `at`, from `/proc/self/smaps`.
+    fn vm_flags(at: usize) -> Option<String> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line
+                .split_whitespace()
+                .next()
+                .and_then(|r| r.split_once('-'));
+            if let Some((lo, hi)) = range {
+                if let (Ok(lo), Ok(hi)) =
+                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+                {
+                    inside = lo <= at && at < hi;
+                    continue;
+                }
+            }
+            if inside {
+                if let Some(flags) = line.strip_prefix("VmFlags:") {
+                    return Some(flags.to_string());
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_large_buffer_is_advised_for_huge_pages() {
+        // Where the kernel has transparent huge pages, the advice is visible as the `hg` flag
+        // of the mapping (proc(5)); without them there is nothing to see.
+        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
+            return;
+        }
+        let v: Vec<u8> = large_vec(HUGE_MIN);
+        let (start, _) = whole_pages(v.as_ptr() as usize, HUGE_MIN).expect("whole pages");
+        let flags = vm_flags(start).expect("the buffer's mapping is listed");
+        assert!(flags.split_whitespace().any(|f| f == "hg"), "{flags}");
+    }
+
     #[test]
     fn large_vec_is_an_ordinary_empty_vector() {
         for capacity in [0, 10, HUGE_MIN, HUGE_MIN + 3] {
