@@ -30,27 +30,31 @@ src/a.rs:20:9: replace + with - in f
 src/b.rs:3:1: replace g -> Vec<(usize, usize)> with vec![(0, 1)]
 ";
 
-#[test]
-fn a_recorded_run_leaves_only_the_unjudged_mutants() {
+/// A directory holding `LIST` and a ledger made by recording one run whose outcome files
+/// (`caught`, `missed`, `timeout`, …) held the given names.
+fn recorded(outcomes: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("list.txt"), LIST).unwrap();
     std::fs::create_dir(d.join("out")).unwrap();
-    // The run judged the first `+` mutant of f and the bool one; the second `+` is left.
-    std::fs::write(
-        d.join("out/caught.txt"),
-        "src/a.rs:12:9: replace + with - in f\n",
-    )
-    .unwrap();
-    std::fs::write(
-        d.join("out/missed.txt"),
-        "src/a.rs:10:5: replace f -> bool with true\n",
-    )
-    .unwrap();
+    for (outcome, name) in outcomes {
+        std::fs::write(d.join(format!("out/{outcome}.txt")), format!("{name}\n")).unwrap();
+    }
     ledger(
         d,
         &["record", "list.txt", "out", "ledger.tsv", "2026-11-28"],
     );
+    dir
+}
+
+#[test]
+fn a_recorded_run_leaves_only_the_unjudged_mutants() {
+    // The run judged the first `+` mutant of f and the bool one; the second `+` is left.
+    let dir = recorded(&[
+        ("caught", "src/a.rs:12:9: replace + with - in f"),
+        ("missed", "src/a.rs:10:5: replace f -> bool with true"),
+    ]);
+    let d = dir.path();
     let written = std::fs::read_to_string(d.join("ledger.tsv")).unwrap();
     let entries: Vec<&str> = written.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(
@@ -70,20 +74,9 @@ fn a_recorded_run_leaves_only_the_unjudged_mutants() {
 
 #[test]
 fn keys_survive_code_moved_above_and_number_repeats_in_source_order() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::write(d.join("list.txt"), LIST).unwrap();
-    std::fs::create_dir(d.join("out")).unwrap();
     // The second of the two repeated mutants is judged: its key is numbered.
-    std::fs::write(
-        d.join("out/timeout.txt"),
-        "src/a.rs:20:9: replace + with - in f\n",
-    )
-    .unwrap();
-    ledger(
-        d,
-        &["record", "list.txt", "out", "ledger.tsv", "2026-11-28"],
-    );
+    let dir = recorded(&[("timeout", "src/a.rs:20:9: replace + with - in f")]);
+    let d = dir.path();
     let written = std::fs::read_to_string(d.join("ledger.tsv")).unwrap();
     assert!(written.ends_with("timeout\t2026-11-28\tsrc/a.rs: replace + with - in f #2\n"));
     // Five lines added above f move every line number; the judged mutant stays judged.

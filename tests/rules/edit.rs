@@ -95,23 +95,10 @@ fn d17_a_blank_file_without_a_break_takes_new_strings_own_ending() {
     // D17: an empty old_string supplying the whole content of a blank file with no line break
     // of its own writes new_string's breaks with new_string's dominant ending.
     let t = sb();
-    t.put("blank.txt", b"  ");
-    t.read("blank.txt");
-    t.call(
-        "Edit",
-        json!({"file_path": "blank.txt", "old_string": "", "new_string": "a\r\nb\r\n"}),
-    )
-    .unwrap();
-    assert_eq!(t.get("blank.txt"), b"a\r\nb\r\n");
+    assert_eq!(t.edited(b"  ", "", "a\r\nb\r\n"), b"a\r\nb\r\n");
     // A blank file with a break of its own gives inserted text its ending (TEXT-6).
-    t.put("lf.txt", b" \n");
-    t.read("lf.txt");
-    t.call(
-        "Edit",
-        json!({"file_path": "lf.txt", "old_string": "", "new_string": "a\r\nb\r\n"}),
-    )
-    .unwrap();
-    assert_eq!(t.get("lf.txt"), b"a\nb\n");
+    let t = sb();
+    assert_eq!(t.edited(b" \n", "", "a\r\nb\r\n"), b"a\nb\n");
 }
 
 #[test]
