@@ -513,4 +513,13 @@ mod tests {
         let h = closest_region(&hay, "total_price = sum(p.amount for p in payment)").unwrap();
         assert_eq!(h.start_line, 200_001);
     }
+
+    #[test]
+    fn match_6_line_breaks_count_in_the_similarity() {
+        // MATCH-6 collapses whitespace within each line, not across lines: a region that breaks
+        // its lines elsewhere is not the same text. "foo(a,\nb)" against "foo(a\n,b)": 8 of
+        // the 9 characters on each side match (the comma and the break trade places), so the
+        // ratio is 2 * 8 / 18 = 89 %. Lines run together, both would read "foo(a,b)": 100 %.
+        assert_eq!(placed("foo(a\n,b)\n", "foo(a,\nb)"), (1, 2, 89));
+    }
 }
