@@ -204,14 +204,17 @@ mod tests {
 
     #[test]
     fn occurs_then_find_gives_the_same_hits_as_find() {
-        for (text, needle) in [
-            ("aaaa", "aa"),
-            ("xabxab", "ab"),
-            ("no hit here", "zz"),
-            ("say \u{201C}hi\u{201D}", "\"hi\""),
+        // Asked in any order and any number of times, `occurs` and `find` agree, whatever the
+        // haystack remembers between them: an exact hit, none, or only the quote fallback's.
+        for (text, needle, expected) in [
+            ("aaaa", "aa", true),
+            ("xabxab", "ab", true),
+            ("no hit here", "zz", false),
+            ("say \u{201C}hi\u{201D}", "\"hi\"", true),
         ] {
             let h = Haystack::new(text);
             let occurs = h.occurs(needle);
+            assert_eq!(occurs, expected, "{text:?} {needle:?}");
             let hits = h.find(needle);
             assert_eq!(
                 hits,
@@ -220,6 +223,7 @@ mod tests {
             );
             assert_eq!(occurs, !hits.spans.is_empty());
             assert_eq!(h.find(needle), hits, "found again");
+            assert_eq!(h.occurs(needle), expected, "asked again after the search");
         }
     }
 
