@@ -250,6 +250,16 @@ mod tests {
         }
     }
 
+    /// The text is the original itself, not a copy, until something is replaced: a dialect
+    /// that asks for the text of a large file before its first change does not copy it.
+    #[test]
+    fn the_text_is_borrowed_until_something_is_replaced() {
+        let mut splicer = Splicer::new("alpha\n");
+        assert!(matches!(splicer.text(), Cow::Borrowed("alpha\n")));
+        splicer.replace(0, 5, "beta".to_string()).unwrap();
+        assert!(matches!(splicer.text(), Cow::Owned(t) if t == "beta\n"));
+    }
+
     /// TEXT-6: after each replacement the splicer's text is the text a plain `String` gets
     /// from the same replacements, and its replacements turn the original into that text —
     /// a cut of the end (one piece of the original, shorter than it) and of the start included.
@@ -282,5 +292,10 @@ mod tests {
         assert_eq!(splicer.replace(0, 1, String::new()), None);
         assert_eq!(splicer.replace(0, 3, String::new()), None);
         assert_eq!(splicer.text(), "é");
+        // Nor does a span that ends before it starts, its ends on boundaries.
+        let mut splicer = Splicer::new("alpha");
+        assert_eq!(splicer.replace(3, 1, "x".to_string()), None);
+        assert_eq!(splicer.text(), "alpha");
+        assert!(splicer.into_replacements().is_empty());
     }
 }

@@ -504,6 +504,21 @@ mod tests {
     }
 
     #[test]
+    fn match_6_old_strings_of_a_few_kilobytes_are_still_compared_whole() {
+        // Up to 16 KiB an old string is placed by similarity. Here every one of its 120 lines
+        // differs from the file's by one character, so no line is equal and the line votes
+        // alone would find nothing; similarity finds the region: 3,480 of the 3,600
+        // characters on each side shared, 2 * 3480 / 7200 = 96.7 %, rounded.
+        let file: String = (0..120)
+            .map(|i| format!("let value_{i:03} = compute({i:03});\n"))
+            .collect();
+        let needle = file.replace(';', ",");
+        assert!((2 * 1024..4 * 1024).contains(&needle.len()));
+        let hay = format!("fn main() {{\n{file}}}\n");
+        assert_eq!(placed(&hay, &needle), (2, 121, 97));
+    }
+
+    #[test]
     fn the_search_stays_within_its_budget_on_a_large_file() {
         // 200 000 lines, no close line anywhere but one: the answer must still be that line.
         let mut hay: String = (0..200_000)
