@@ -224,6 +224,16 @@ mod tests {
                 "{needle:?}"
             );
         }
+        // Lines longer than four times the old string and 64 bytes do not vote, equal or not
+        // once squashed. At 76 bytes, the limit for "a\nb", the two indented lines give the
+        // first window two votes; a byte longer they are left out, and the short line further
+        // down wins with one.
+        let deep = " ".repeat(4 * 3 + 64 - 1);
+        let hay = format!("{deep}a\n{deep}b\nzz\na\nq\n");
+        assert_eq!(closest_by_votes(&hay, "a\nb"), Some((0, 2)));
+        let hay = format!("{deep} a\n{deep} b\nzz\na\nq\n");
+        assert_eq!(closest_by_votes(&hay, "a\nb"), Some((3, 1)));
+        assert_eq!(closest_by_votes(&hay, "a\nb"), naive(&hay, "a\nb"));
     }
 
     #[test]
