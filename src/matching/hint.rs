@@ -307,6 +307,26 @@ mod tests {
     }
 
     #[test]
+    fn match_6_only_the_pre_pass_best_windows_are_compared_whole() {
+        // The real comparison, the costly one, sees only the 32 windows the pre-pass ranks
+        // best by shared character pairs. Below, 32 lines are the old string with its two
+        // words swapped (all pairs but two shared; 13 of 21 characters in order: 2 * 13 / 42
+        // = 62 %) and the first line is the old string with a dash after each character (no
+        // pair shared; all 21 characters in order: 2 * 21 / 62 = 68 %). The first line would
+        // win the real comparison, but the pre-pass ranks it 33rd: the hint is the first
+        // swapped line.
+        let needle = "abcdefghijklm nopqrst";
+        let dashed: String = needle.chars().flat_map(|c| [c, '-']).collect();
+        let dashed = dashed.trim_end_matches('-');
+        let swapped = "nopqrst abcdefghijklm";
+        let hay = format!("{dashed}\n{}", format!("{swapped}\n").repeat(32));
+        assert_eq!(placed(&hay, needle), (2, 2, 62));
+        // With one swapped line fewer, the dashed line is among the 32 and wins.
+        let hay = format!("{dashed}\n{}", format!("{swapped}\n").repeat(31));
+        assert_eq!(placed(&hay, needle), (1, 1, 68));
+    }
+
+    #[test]
     fn match_6_a_long_line_is_scored_when_the_old_string_is_as_long() {
         // A line is passed over by the pre-pass only when it is far longer than the old
         // string; a 700-byte old string must still find its 700-byte line among many short
