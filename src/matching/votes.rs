@@ -224,6 +224,10 @@ mod tests {
                 "{needle:?}"
             );
         }
+    }
+
+    #[test]
+    fn match_6_lines_over_the_length_limit_do_not_vote() {
         // Lines longer than four times the old string and 64 bytes do not vote, equal or not
         // once squashed. At 76 bytes, the limit for "a\nb", the two indented lines give the
         // first window two votes; a byte longer they are left out, and the short line further
