@@ -242,6 +242,17 @@ fn lease_break_allows_mapping(secs: Option<u64>) -> bool {
     secs.is_some_and(|secs| secs >= MIN_LEASE_BREAK_SECS)
 }
 
+/// The length to map a file of `len` bytes with, when D28 maps it: from [`MAP_MIN`] up to the
+/// size cap, and addressable. Asked before the lease and again under it, since a writer may
+/// change the size until the lease is granted; one judgement for both, so the second (which no
+/// test can reach without a race) is the first.
+fn mappable(len: u64, cap: u64) -> Option<usize> {
+    if len < MAP_MIN || len > cap {
+        return None;
+    }
+    usize::try_from(len).ok()
+}
+
 impl RealFile {
     fn release_lease(&self) {
         // SAFETY: fcntl on a descriptor this handle owns; failure only leaves the lease to be
@@ -270,7 +281,7 @@ impl FileHandle for RealFile {
     /// CAP_LEASE, a file open for writing, a file system without leases), the file is read.
     fn map_all(&mut self, cap: u64) -> io::Result<Option<FileBytes>> {
         let len = self.0.metadata()?.len();
-        if len < MAP_MIN || len > cap || !lease_break_allows_mapping(lease_break_secs()) {
+        if mappable(len, cap).is_none() || !lease_break_allows_mapping(lease_break_secs()) {
             return Ok(None);
         }
         let fd = self.0.as_raw_fd();
@@ -286,15 +297,9 @@ impl FileHandle for RealFile {
         unsafe {
             libc::fcntl(fd, libc::F_SETOWN, 0);
         }
-        // The content is fixed from here on; take its size again.
-        let len = match self.0.metadata() {
-            Ok(m) if m.len() >= MAP_MIN && m.len() <= cap => m.len(),
-            _ => {
-                self.release_lease();
-                return Ok(None);
-            }
-        };
-        let Ok(len) = usize::try_from(len) else {
+        // The content is fixed from here on; take its size again (a writer may have changed
+        // it before the lease was granted) and judge it as before.
+        let Some(len) = self.0.metadata().ok().and_then(|m| mappable(m.len(), cap)) else {
             self.release_lease();
             return Ok(None);
         };

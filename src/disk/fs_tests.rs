@@ -151,6 +151,21 @@ fn d28_a_lease_break_time_under_ten_seconds_or_unknown_means_reading() {
     assert!(lease_break_allows_mapping(Some(45)));
 }
 
+/// D28: files from 1 MiB up to the size cap are mapped, at exactly both ends too; smaller and
+/// larger ones are read. The same judgement is made again under the lease, where only a
+/// racing writer could make it differ, so it is tested here by itself.
+#[test]
+fn d28_sizes_from_one_mib_up_to_the_cap_are_mappable() {
+    let mib = 1 << 20;
+    assert_eq!(mappable(0, 8 * mib), None);
+    assert_eq!(mappable(mib - 1, 8 * mib), None);
+    assert_eq!(mappable(mib, 8 * mib), Some(1 << 20));
+    assert_eq!(mappable(3 * mib + 7, 8 * mib), Some(3 * (1 << 20) + 7));
+    assert_eq!(mappable(8 * mib, 8 * mib), Some(8 << 20));
+    assert_eq!(mappable(8 * mib + 1, 8 * mib), None);
+    assert_eq!(mappable(2 * mib, mib), None);
+}
+
 /// DISK-4: `sync` answers what `fsync` answers — here the `EINVAL` of a descriptor that
 /// cannot be synced (a FIFO), which a write must see rather than take for durability.
 #[test]

@@ -279,3 +279,43 @@ fn disk_2_an_owner_change_beneath_the_root_is_made_as_on_a_plain_file() {
     let owner = |h: &dyn crate::disk::FileHandle| h.meta().map(|m| (m.uid, m.gid)).unwrap();
     assert_eq!(owner(beneath.as_ref()), owner(plain.as_ref()));
 }
+
+/// DISK-6: a file opened beneath the root syncs as a plain one does, and answers what `fsync`
+/// answers — the `EINVAL` of a FIFO, which a write must see rather than take for durability.
+#[test]
+fn disk_6_a_sync_beneath_the_root_reports_what_fsync_answers() {
+    let (_dir, root) = tree();
+    let fifo = root.join("sub/pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        // Opened for reading without waiting for a writer (`O_NONBLOCK`).
+        let e = fs.open_read(&fifo).unwrap().sync().unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EINVAL), "{how:?}");
+        fs.open_read(&root.join("sub/f.txt"))
+            .unwrap()
+            .sync()
+            .unwrap();
+    }
+}
+
+/// PATH-2: a path through a chain of symlinks resolves beneath the root up to the kernel's
+/// limit of 40 links, and one more is `ELOOP`, with either resolver alike.
+#[test]
+fn path_2_forty_links_resolve_and_the_forty_first_is_a_loop() {
+    let (_dir, root) = tree();
+    // l0 -> l1 -> … -> l40 -> sub: from l1 on, 40 links to the directory; from l0, 41.
+    symlink("sub", root.join("l40")).unwrap();
+    for i in 0..40 {
+        symlink(format!("l{}", i + 1), root.join(format!("l{i}"))).unwrap();
+    }
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let mut f = fs.open_read(&root.join("l1/f.txt")).unwrap();
+        assert_eq!(f.read_all(1 << 20).unwrap(), b"inside\n", "{how:?}");
+        let e = fs.open_read(&root.join("l0/f.txt")).err().unwrap();
+        assert_eq!(e.raw_os_error(), Some(libc::ELOOP), "{how:?}");
+    }
+}
