@@ -119,6 +119,8 @@ impl PartialEq for FileBytes {
     }
 }
 
+/// How the bytes are held and how many, never the bytes themselves: a test failure or a log
+/// line would otherwise print a whole file, megabytes of it when mapped.
 impl std::fmt::Debug for FileBytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let how = match self {
@@ -378,6 +380,28 @@ impl FileHandle for RealFile {
     }
 }
 
+/// The answer of a `renameat2(RENAME_NOREPLACE)`, or, on a file system that does not know the
+/// flag (`EINVAL`, `ENOSYS`), that of `by_link`: a link to the new name and an unlink of the
+/// old, which is as atomic and never replaces either. One decision for [`RealFs`] and
+/// [`crate::disk::BeneathFs`], kept apart so that it is tested on the errors no test's file
+/// system gives.
+pub(super) fn or_by_link(
+    renamed: io::Result<()>,
+    by_link: impl FnOnce() -> io::Result<()>,
+) -> io::Result<()> {
+    match renamed {
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => by_link(),
+        other => other,
+    }
+}
+
+/// [`RealFs::rename_noreplace`] where the flag is unknown: `link` then `unlink`. `EEXIST`,
+/// and nothing moved, when `to` is taken.
+pub(super) fn rename_by_link(from: &Path, to: &Path) -> io::Result<()> {
+    std::fs::hard_link(from, to)?;
+    std::fs::remove_file(from)
+}
+
 fn c_path(p: &Path) -> io::Result<std::ffi::CString> {
     use std::os::unix::ffi::OsStrExt;
     std::ffi::CString::new(p.as_os_str().as_bytes())
@@ -443,18 +467,12 @@ impl Fs for RealFs {
                 libc::RENAME_NOREPLACE,
             )
         };
-        if rc == 0 {
-            return Ok(());
-        }
-        let err = io::Error::last_os_error();
-        match err.raw_os_error() {
-            // File systems without RENAME_NOREPLACE: link() is also atomic and never replaces.
-            Some(libc::EINVAL) | Some(libc::ENOSYS) => {
-                std::fs::hard_link(from, to)?;
-                std::fs::remove_file(from)
-            }
-            _ => Err(err),
-        }
+        let renamed = if rc == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        };
+        or_by_link(renamed, || rename_by_link(from, to))
     }
 
     fn remove_file(&self, path: &Path) -> io::Result<()> {

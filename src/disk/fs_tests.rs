@@ -217,3 +217,63 @@ fn file_bytes_compare_by_their_bytes() {
         FileBytes::Owned(b"abd".to_vec())
     );
 }
+
+/// A file's bytes show as how they are held and how many, never as the bytes.
+#[test]
+fn file_bytes_show_their_kind_and_length_only() {
+    let owned = FileBytes::Owned(b"secret\n".to_vec());
+    assert_eq!(format!("{owned:?}"), "FileBytes::Owned(7 bytes)");
+    let anon = memmap2::MmapMut::map_anon(3)
+        .unwrap()
+        .make_read_only()
+        .unwrap();
+    assert_eq!(
+        format!("{:?}", FileBytes::Mapped(anon)),
+        "FileBytes::Mapped(3 bytes)"
+    );
+}
+
+/// D10: a rename that must not replace falls back to link-and-unlink exactly where the file
+/// system does not know the flag (`EINVAL`, `ENOSYS`); every other answer, success or error,
+/// is the rename's own.
+#[test]
+fn d10_a_rename_that_must_not_replace_falls_back_only_where_the_flag_is_unknown() {
+    let err = |code| Err(io::Error::from_raw_os_error(code));
+    let code = |r: io::Result<()>| r.map_err(|e| e.raw_os_error());
+    for unknown in [libc::EINVAL, libc::ENOSYS] {
+        assert_eq!(code(or_by_link(err(unknown), || Ok(()))), Ok(()));
+        assert_eq!(
+            code(or_by_link(err(unknown), || err(libc::EEXIST))),
+            Err(Some(libc::EEXIST))
+        );
+    }
+    for own in [libc::EEXIST, libc::EXDEV, libc::ENOENT] {
+        let r = or_by_link(err(own), || panic!("no fallback after errno {own}"));
+        assert_eq!(code(r), Err(Some(own)));
+    }
+    assert_eq!(
+        code(or_by_link(Ok(()), || panic!("no fallback after a rename"))),
+        Ok(())
+    );
+}
+
+/// D10: the fallback moves the file to a free name, and refuses a taken one with `EEXIST`,
+/// leaving both files as they were.
+#[test]
+fn d10_the_link_fallback_moves_to_a_free_name_and_never_replaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, c) = (
+        dir.path().join("a"),
+        dir.path().join("b"),
+        dir.path().join("c"),
+    );
+    std::fs::write(&a, b"moved\n").unwrap();
+    std::fs::write(&c, b"taken\n").unwrap();
+    rename_by_link(&a, &b).unwrap();
+    assert!(!a.exists());
+    assert_eq!(std::fs::read(&b).unwrap(), b"moved\n");
+    let e = rename_by_link(&b, &c).unwrap_err();
+    assert_eq!(e.raw_os_error(), Some(libc::EEXIST));
+    assert_eq!(std::fs::read(&b).unwrap(), b"moved\n");
+    assert_eq!(std::fs::read(&c).unwrap(), b"taken\n");
+}

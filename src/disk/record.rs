@@ -344,6 +344,45 @@ mod tests {
         );
     }
 
+    /// A recorded handle reads, describes and locks its file as the plain one does: a file
+    /// made for writing refuses to be read alike (`EBADF`), its metadata is the file's, and its
+    /// locks are the file's (D24 relies on the lock of a writer's temp file).
+    #[test]
+    fn a_recorded_file_reads_and_locks_as_the_plain_one_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (o, p, q) = (
+            tmp.path().join("o"),
+            tmp.path().join("p"),
+            tmp.path().join("q"),
+        );
+        let fs = RecordFs::new(Arc::new(RealFs));
+        let mut file = fs.create_exclusive(&p).unwrap();
+        let mut plain = RealFs.create_exclusive(&o).unwrap();
+        let code = |r: io::Result<Vec<u8>>| r.map_err(|e| e.raw_os_error());
+        assert_eq!(code(plain.read_all(1 << 20)), Err(Some(libc::EBADF)));
+        assert_eq!(code(file.read_all(1 << 20)), Err(Some(libc::EBADF)));
+        std::fs::write(&p, b"written beside\n").unwrap();
+        let meta = file.meta().unwrap();
+        assert_eq!(
+            (meta.len, meta.ino),
+            (15, RealFs.symlink_metadata(&p).unwrap().ino)
+        );
+        file.lock().unwrap();
+        let other = RealFs.open_read(&p).unwrap();
+        assert!(
+            !other.try_lock().unwrap(),
+            "the recorded handle holds the lock"
+        );
+        drop(file);
+        assert!(other.try_lock().unwrap(), "the lock went with the handle");
+        let held = fs.create_exclusive(&q).unwrap();
+        let plain = RealFs.open_read(&q).unwrap();
+        plain.lock().unwrap();
+        assert!(!held.try_lock().unwrap(), "the plain handle holds the lock");
+        drop(plain);
+        assert!(held.try_lock().unwrap());
+    }
+
     /// DISK-2: a recorded handle changes the owner as the plain one does — the owner is part
     /// of what a replaced file keeps. (Given to another user where the process may, refused
     /// alike where it may not.)

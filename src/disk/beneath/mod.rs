@@ -25,7 +25,7 @@ mod root;
 
 pub use resolve::Resolver;
 
-use super::fs::{FileHandle, Fs, Meta, RealFile, RealFs};
+use super::fs::{or_by_link, rename_by_link, FileHandle, Fs, Meta, RealFile, RealFs};
 use file::BeneathFile;
 use root::Root;
 use std::ffi::{CStr, OsString};
@@ -193,29 +193,8 @@ impl Fs for BeneathFs {
     }
 
     fn rename_noreplace(&self, from: &Path, to: &Path) -> io::Result<()> {
-        match self.rename_with(from, to, libc::RENAME_NOREPLACE) {
-            Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {
-                let (Some(f), Some(t)) = (self.root.below(from), self.root.below(to)) else {
-                    return RealFs.rename_noreplace(from, to);
-                };
-                // File systems without RENAME_NOREPLACE: link() is also atomic and never
-                // replaces.
-                let ((fd, fname), (td, tname)) = (self.root.parent(f)?, self.root.parent(t)?);
-                // SAFETY: valid NUL-terminated names; both directories open for the call.
-                cvt(unsafe {
-                    libc::linkat(
-                        fd.as_raw_fd(),
-                        fname.as_ptr(),
-                        td.as_raw_fd(),
-                        tname.as_ptr(),
-                        0,
-                    )
-                })?;
-                // SAFETY: as above.
-                cvt(unsafe { libc::unlinkat(fd.as_raw_fd(), fname.as_ptr(), 0) })
-            }
-            other => other,
-        }
+        let renamed = self.rename_with(from, to, libc::RENAME_NOREPLACE);
+        or_by_link(renamed, || self.rename_by_link(from, to))
     }
 
     fn remove_file(&self, path: &Path) -> io::Result<()> {
@@ -276,6 +255,28 @@ impl BeneathFs {
                 flags,
             )
         })
+    }
+
+    /// [`Fs::rename_noreplace`] where the flag is unknown: `linkat` then `unlinkat`, between
+    /// the parent directories' handles opened beneath the root. `EEXIST`, and nothing moved,
+    /// when `to` is taken.
+    fn rename_by_link(&self, from: &Path, to: &Path) -> io::Result<()> {
+        let (Some(f), Some(t)) = (self.root.below(from), self.root.below(to)) else {
+            return rename_by_link(from, to);
+        };
+        let ((fd, fname), (td, tname)) = (self.root.parent(f)?, self.root.parent(t)?);
+        // SAFETY: valid NUL-terminated names; both directories open for the call.
+        cvt(unsafe {
+            libc::linkat(
+                fd.as_raw_fd(),
+                fname.as_ptr(),
+                td.as_raw_fd(),
+                tname.as_ptr(),
+                0,
+            )
+        })?;
+        // SAFETY: as above.
+        cvt(unsafe { libc::unlinkat(fd.as_raw_fd(), fname.as_ptr(), 0) })
     }
 
     /// `unlinkat` in the parent directory's handle.

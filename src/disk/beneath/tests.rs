@@ -319,3 +319,35 @@ fn path_2_forty_links_resolve_and_the_forty_first_is_a_loop() {
         assert_eq!(e.raw_os_error(), Some(libc::ELOOP), "{how:?}");
     }
 }
+
+/// D10 / PATH-2: where the file system does not know `RENAME_NOREPLACE`, the rename beneath
+/// the root falls back to `linkat` and `unlinkat` in handles opened beneath it: the file moves
+/// to a free name, a taken name is `EEXIST` with both files left as they were, and a name
+/// through a link to the outside is refused as an escape.
+#[test]
+fn d10_the_link_fallback_beneath_the_root_moves_to_a_free_name_and_never_replaces() {
+    for how in BOTH {
+        let (_dir, root) = tree();
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let (a, b, taken) = (
+            root.join("sub/a"),
+            root.join("in/b"),
+            root.join("sub/f.txt"),
+        );
+        std::fs::write(&a, b"moved\n").unwrap();
+        fs.rename_by_link(&a, &b).unwrap();
+        assert!(!a.exists(), "{how:?}");
+        assert_eq!(
+            std::fs::read(root.join("sub/b")).unwrap(),
+            b"moved\n",
+            "{how:?}"
+        );
+        let e = fs.rename_by_link(&b, &taken).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EEXIST), "{how:?}");
+        assert_eq!(std::fs::read(&b).unwrap(), b"moved\n", "{how:?}");
+        assert_eq!(std::fs::read(&taken).unwrap(), b"inside\n", "{how:?}");
+        assert!(exdev(fs.rename_by_link(&b, &root.join("out/b"))), "{how:?}");
+        assert_eq!(std::fs::read(&b).unwrap(), b"moved\n", "{how:?}");
+        assert!(!root.join("../outside/b").exists(), "{how:?}");
+    }
+}
