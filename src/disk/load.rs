@@ -71,6 +71,23 @@ mod tests {
     use super::*;
     use crate::disk::RealFs;
 
+    /// The size cap is inclusive: a file of exactly the cap loads whole, and a larger one is
+    /// refused as too large with its own size (the message tells the model how large it is),
+    /// before a byte of it is read.
+    #[test]
+    fn a_file_of_exactly_the_cap_loads_and_a_larger_one_is_refused_with_its_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"0123456789").unwrap();
+        assert_eq!(&load(&RealFs, &p, 10).unwrap().bytes[..], b"0123456789");
+        for cap in [0, 1, 9] {
+            match load(&RealFs, &p, cap) {
+                Err(LoadError::TooLarge(n)) => assert_eq!(n, 10, "cap {cap}"),
+                other => panic!("cap {cap}: {other:?}"),
+            }
+        }
+    }
+
     /// A loaded file shows up in debug output (logs, failed assertions) by its length and
     /// metadata, never by its bytes, which can be hundreds of megabytes.
     #[test]
