@@ -277,3 +277,33 @@ fn d10_the_link_fallback_moves_to_a_free_name_and_never_replaces() {
     assert_eq!(std::fs::read(&b).unwrap(), b"moved\n");
     assert_eq!(std::fs::read(&c).unwrap(), b"taken\n");
 }
+
+/// DISK-2: an owner change is made on the file, or refused with the file's owner left as it
+/// was — never a success that changed nothing (the owner is part of what a replaced file
+/// keeps).
+#[test]
+fn disk_2_an_owner_change_is_made_or_refused_never_pretended() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f");
+    let mut file = RealFs.create_exclusive(&p).unwrap();
+    let before = std::fs::metadata(&p).unwrap();
+    let owner = || {
+        let m = std::fs::metadata(&p).unwrap();
+        (m.uid(), m.gid())
+    };
+    match file.set_owner(4321, 4322) {
+        Ok(()) => assert_eq!(owner(), (4321, 4322)),
+        Err(_) => assert_eq!(owner(), (before.uid(), before.gid())),
+    }
+    assert_ne!((before.uid(), before.gid()), (4321, 4322));
+}
+
+/// DISK-6: a directory fsync answers what opening and syncing the directory answers — a
+/// directory that is not there is an error, not a durability that was never had.
+#[test]
+fn disk_6_a_directory_sync_reports_its_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    RealFs.sync_dir(dir.path()).unwrap();
+    let e = RealFs.sync_dir(&dir.path().join("gone")).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::NotFound);
+}
