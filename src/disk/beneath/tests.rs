@@ -351,3 +351,29 @@ fn d10_the_link_fallback_beneath_the_root_moves_to_a_free_name_and_never_replace
         assert!(!root.join("../outside/b").exists(), "{how:?}");
     }
 }
+
+/// D28 / PATH-2: a large file opened beneath the root is mapped exactly when a plain handle
+/// maps it, and the mapping holds its bytes. (Where the system grants no read lease, neither
+/// maps.)
+#[test]
+fn d28_a_large_file_beneath_the_root_is_mapped_as_a_plain_one_is() {
+    let (_dir, root) = tree();
+    let big = root.join("sub/big");
+    let content: Vec<u8> = (0..1 << 20).map(|i| b"0123456789\n"[i % 11]).collect();
+    std::fs::write(&big, &content).unwrap();
+    let mapped =
+        |b: &Option<crate::disk::FileBytes>| matches!(b, Some(crate::disk::FileBytes::Mapped(_)));
+    let plain = crate::disk::RealFs
+        .open_read(&big)
+        .unwrap()
+        .map_all(1 << 30)
+        .unwrap();
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let got = fs.open_read(&big).unwrap().map_all(1 << 30).unwrap();
+        assert_eq!(mapped(&got), mapped(&plain), "{how:?}");
+        if let Some(bytes) = got {
+            assert_eq!(&bytes[..], &content[..], "{how:?}");
+        }
+    }
+}
