@@ -488,7 +488,12 @@ impl Fs for RealFs {
     }
 
     fn sync_dir(&self, path: &Path) -> io::Result<()> {
-        File::open(path)?.sync_all()
+        // `O_DIRECTORY`: a path that is not a directory is `ENOTDIR`, as beneath the root.
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+            .open(path)?
+            .sync_all()
     }
 }
 

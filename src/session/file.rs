@@ -68,3 +68,25 @@ impl SessionFile {
         std::fs::rename(&temp, &self.path)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D25: a session file that is not there yet, or is empty (made by `touch`, say), starts
+    /// an empty session; one that holds anything but the state is refused, and left as it was.
+    #[test]
+    fn d25_a_missing_or_empty_session_file_starts_empty_and_garbage_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.json");
+        assert!(open(&missing).unwrap().state.is_empty());
+        let empty = dir.path().join("empty.json");
+        std::fs::write(&empty, b"").unwrap();
+        assert!(open(&empty).unwrap().state.is_empty());
+        let garbage = dir.path().join("garbage.json");
+        std::fs::write(&garbage, b"not json\n").unwrap();
+        let e = open(&garbage).err().unwrap();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(std::fs::read(&garbage).unwrap(), b"not json\n");
+    }
+}

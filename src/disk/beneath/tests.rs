@@ -377,3 +377,20 @@ fn d28_a_large_file_beneath_the_root_is_mapped_as_a_plain_one_is() {
         }
     }
 }
+
+/// DISK-6: a directory sync is of a directory: a regular file is `ENOTDIR`, beneath the root
+/// with either resolver as on the plain file system, rather than a file's fsync taken for the
+/// directory's.
+#[test]
+fn disk_6_a_directory_sync_of_a_regular_file_is_not_a_directory() {
+    let (_dir, root) = tree();
+    let file = root.join("sub/f.txt");
+    let e = crate::disk::RealFs.sync_dir(&file).unwrap_err();
+    assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR));
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        fs.sync_dir(&root.join("sub")).unwrap();
+        let e = fs.sync_dir(&file).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?}");
+    }
+}
