@@ -104,6 +104,7 @@ mod tests {
             "a.txt.editref-12-deadbeef.tmp",
             ".editref-12-deadbeef.tmp",
             ".a.txt.editref-99999999999-deadbeef.tmp",
+            ".a.txt.editref-+12-deadbeef.tmp",
         ] {
             assert_eq!(temp_owner(other), None, "{other}");
         }

@@ -323,6 +323,41 @@ mod tests {
         }
     }
 
+    /// SESSION-2 for calls that need no Read: a file this session never read needs nothing;
+    /// one it read passes when its metadata is unchanged (the text is not even looked at) or,
+    /// when only the metadata moved (a `touch`), when its text is still the one read; a
+    /// changed text is stale.
+    #[test]
+    fn session_2_a_file_read_must_be_unchanged_by_metadata_or_by_text() {
+        let s = Session::new(Config::new("/"));
+        let at = |mtime_ns| Meta {
+            kind: crate::disk::Kind::File,
+            len: 4,
+            mtime_ns,
+            mode: 0o644,
+            nlink: 1,
+            dev: 1,
+            ino: 2,
+            uid: 0,
+            gid: 0,
+        };
+        let (target, read) = (Path::new("/f.txt"), Fingerprint::of("abc\n"));
+        let never = || -> Option<Fingerprint> { panic!("the text is not needed") };
+        assert!(s.check_fresh_if_read(target, &at(1), never).is_ok());
+        s.remember(target, Entry::full(read, &at(1)));
+        assert!(s.check_fresh_if_read(target, &at(1), || None).is_ok());
+        assert!(s.check_fresh_if_read(target, &at(2), || Some(read)).is_ok());
+        let changed = || Some(Fingerprint::of("abd\n"));
+        let e = s.check_fresh_if_read(target, &at(2), changed).unwrap_err();
+        assert_eq!(e.code, Code::Stale);
+        assert_eq!(
+            s.check_fresh_if_read(target, &at(2), || None)
+                .unwrap_err()
+                .code,
+            Code::Stale
+        );
+    }
+
     /// A session shows its configuration and root when debugged (what a library user logs),
     /// never its read state.
     #[test]
