@@ -171,6 +171,35 @@ mod tests {
         assert!(residue(dir.path()).is_empty());
     }
 
+    /// DISK-1: a replaced file keeps its owner where the process may give it away (as root,
+    /// say); where it may not, the write still succeeds, owned by the writer.
+    #[test]
+    fn disk_1_replace_keeps_the_owner_where_the_process_may() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        std::fs::write(&p, "old").unwrap();
+        let may = std::os::unix::fs::chown(&p, Some(4321), Some(4322)).is_ok();
+        let before = std::fs::metadata(&p).unwrap();
+        let loaded = load(&RealFs, &p, 1 << 20).unwrap();
+        let c = chunks("new");
+        let request = WriteRequest {
+            target: &p,
+            chunks: &c,
+            existing: Some(&loaded),
+            fsync: false,
+            mode: None,
+        };
+        atomic_write(&RealFs, &request).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        let after = std::fs::metadata(&p).unwrap();
+        assert_ne!(after.ino(), before.ino(), "the file was replaced");
+        if may {
+            assert_eq!((after.uid(), after.gid()), (4321, 4322));
+        }
+        assert!(residue(dir.path()).is_empty());
+    }
+
     #[test]
     fn disk_1_every_fault_leaves_the_original_and_no_temp() {
         let dir = tempfile::tempdir().unwrap();

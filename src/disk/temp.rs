@@ -120,11 +120,21 @@ mod tests {
             format!("a{}", "é".repeat(127)).into(),
             std::ffi::OsStr::from_bytes(&[0xff; 255]).to_os_string(),
         ];
-        for name in names {
+        // What the temp name keeps: the longest run of whole characters of at most 180 bytes
+        // (bytes that are not UTF-8 shown as U+FFFD, three bytes each).
+        let kept = [
+            "a".repeat(180),
+            "€".repeat(60),
+            format!("a{}", "é".repeat(89)),
+            "\u{FFFD}".repeat(60),
+        ];
+        for (name, kept) in names.into_iter().zip(kept) {
             let temp = temp_path(&Path::new("/d").join(&name));
             let temp_name = temp.file_name().unwrap();
             assert!(temp_name.len() <= 255, "{} bytes", temp_name.len());
-            assert!(is_temp_name(&temp_name.to_string_lossy()));
+            let shown = temp_name.to_string_lossy();
+            assert!(is_temp_name(&shown));
+            assert!(shown.starts_with(&format!(".{kept}.editref-")), "{shown}");
         }
     }
 }
