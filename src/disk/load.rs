@@ -88,6 +88,32 @@ mod tests {
         }
     }
 
+    /// A file that grows past the cap while it is read is refused as too large, with a size
+    /// over the cap (at least one byte more, all that the read saw), never with the cap itself
+    /// — "too large (10 bytes; the limit is 10 bytes)" would tell the model nothing.
+    #[test]
+    fn a_file_that_grows_past_the_cap_while_read_is_too_large_by_a_byte_at_least() {
+        use crate::disk::{FaultFs, Op};
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        std::fs::write(&p, b"0123456789").unwrap();
+        let grown = p.clone();
+        let fs = FaultFs::new(std::sync::Arc::new(RealFs)).with_hook(move |op, _| {
+            if op == Op::ReadAll {
+                let mut f = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&grown)
+                    .unwrap();
+                f.write_all(b"more").unwrap();
+            }
+        });
+        match load(&fs, &p, 10) {
+            Err(LoadError::TooLarge(n)) => assert_eq!(n, 11),
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// A loaded file shows up in debug output (logs, failed assertions) by its length and
     /// metadata, never by its bytes, which can be hundreds of megabytes.
     #[test]
