@@ -471,3 +471,27 @@ fn batch_1_a_failed_batch_takes_back_the_directories_it_made() {
     }
     assert!(failed_after_a_rename > 0);
 }
+
+/// BATCH-1: the last look before the renames — that a new file's name is still free — is
+/// refused when it cannot be made: an error other than "not found" is no proof that the name
+/// is free, and the batch is taken back, every file old and no temp left.
+#[test]
+fn batch_1_a_new_file_whose_name_cannot_be_looked_at_is_refused() {
+    let dir = fixture();
+    let probe = FaultFs::new(Arc::new(RealFs));
+    replace_two_create_one(&probe, dir.path()).unwrap();
+    let log = probe.log();
+    let first_rename = log.iter().position(|op| *op == Op::Rename).unwrap();
+    // The new file is the batch's last: its look is the last `lstat` before the renames.
+    let nth = log[..first_rename]
+        .iter()
+        .filter(|op| **op == Op::SymlinkMetadata)
+        .count() as u64;
+    assert!(nth > 0);
+    let dir = fixture();
+    let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::SymlinkMetadata, nth, Fault::Errno(libc::EIO));
+    let e = replace_two_create_one(&fs, dir.path()).unwrap_err();
+    assert_eq!(fs.injected(), 1);
+    assert!(all_old(dir.path()), "{}", e.message);
+    assert!(temps(dir.path()).is_empty());
+}

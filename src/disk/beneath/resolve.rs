@@ -39,6 +39,28 @@ const MAX_LINKS: u32 = 40;
 /// the failure back (it may have been swapped back to a directory in between).
 const MAX_RETRIES: u32 = 2;
 
+/// Whether an `openat2` failure hands the call to the walk.
+#[derive(Debug, PartialEq, Eq)]
+enum Fallback {
+    /// No: the answer is the kernel's.
+    None,
+    /// This call and every later one: the kernel has no `openat2` (`ENOSYS`).
+    Always,
+    /// This call: a seccomp filter refuses `openat2` (`EPERM`; a genuine `EPERM` from the
+    /// file system comes back from the walk too).
+    Once,
+}
+
+/// How an `openat2` error is taken: kept apart so that kernels and filters no test runs on
+/// are tested by their error numbers.
+fn fallback(e: &io::Error) -> Fallback {
+    match e.raw_os_error() {
+        Some(libc::ENOSYS) => Fallback::Always,
+        Some(libc::EPERM) => Fallback::Once,
+        _ => Fallback::None,
+    }
+}
+
 fn errno(code: i32) -> io::Error {
     io::Error::from_raw_os_error(code)
 }
@@ -85,14 +107,11 @@ fn resolve(
 ) -> io::Result<OwnedFd> {
     let flags = flags | libc::O_CLOEXEC;
     if how == Resolver::Kernel && !NO_OPENAT2.load(Ordering::Relaxed) {
-        match openat2(root, rel, flags, mode) {
-            Err(e) if e.raw_os_error() == Some(libc::ENOSYS) => {
-                NO_OPENAT2.store(true, Ordering::Relaxed);
-            }
-            // A seccomp filter that refuses the call (a genuine EPERM from the file system
-            // comes back from the walk too).
-            Err(e) if e.raw_os_error() == Some(libc::EPERM) => {}
-            other => return other,
+        let answer = openat2(root, rel, flags, mode);
+        match answer.as_ref().err().map_or(Fallback::None, fallback) {
+            Fallback::None => return answer,
+            Fallback::Always => NO_OPENAT2.store(true, Ordering::Relaxed),
+            Fallback::Once => {}
         }
     }
     walk(root, rel, flags, mode)
@@ -292,6 +311,24 @@ mod tests {
     use super::*;
     use std::cell::Cell;
     use std::os::fd::AsFd;
+
+    /// PATH-2: a kernel without `openat2` hands every call to the walk from then on, a
+    /// seccomp filter's `EPERM` hands that call to it, and any other failure is the answer.
+    #[test]
+    fn path_2_openat2_gives_way_to_the_walk_only_where_it_cannot_answer() {
+        let of = |code| fallback(&io::Error::from_raw_os_error(code));
+        assert_eq!(of(libc::ENOSYS), Fallback::Always);
+        assert_eq!(of(libc::EPERM), Fallback::Once);
+        for code in [
+            libc::EXDEV,
+            libc::ELOOP,
+            libc::ENOENT,
+            libc::EACCES,
+            libc::EINVAL,
+        ] {
+            assert_eq!(of(code), Fallback::None, "errno {code}");
+        }
+    }
 
     /// A file system on which the directory `name` is seen as a symlink by the first `swaps`
     /// opens (`ELOOP` under `O_NOFOLLOW`) and as the directory it is by every read of the
