@@ -152,4 +152,23 @@ mod tests {
         assert!(d.join(&link).symlink_metadata().is_ok());
         assert_eq!(std::fs::read(d.join("t")).unwrap(), b"t");
     }
+
+    /// D24: a temp file swapped for another between its opening and the last look at its name
+    /// is not removed: the file at the name is no longer the one whose lock was judged.
+    #[test]
+    fn d24_a_temp_file_swapped_after_it_was_opened_stays() {
+        use crate::disk::{FaultFs, Op};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(orphan_name(dead_pid()));
+        std::fs::write(&path, b"orphan").unwrap();
+        let (name, other) = (path.clone(), dir.path().join("other"));
+        let fs = FaultFs::new(std::sync::Arc::new(RealFs)).with_hook(move |op, _| {
+            if op == Op::SymlinkMetadata {
+                std::fs::write(&other, b"swapped in").unwrap();
+                std::fs::rename(&other, &name).unwrap();
+            }
+        });
+        assert!(!remove_if_unlocked(&fs, &path));
+        assert_eq!(std::fs::read(&path).unwrap(), b"swapped in");
+    }
 }
