@@ -495,3 +495,33 @@ fn batch_1_a_new_file_whose_name_cannot_be_looked_at_is_refused() {
     assert!(all_old(dir.path()), "{}", e.message);
     assert!(temps(dir.path()).is_empty());
 }
+
+/// DISK-6 / BATCH-1: a written file of a batch is durable only when fsync was on and its
+/// directory's sync succeeded: with fsync off, or with the directory sync failing (EIO
+/// injected), the batch succeeds and says it is not durable.
+#[test]
+fn disk_6_a_batch_is_durable_only_with_fsync_on_and_its_directory_synced() {
+    let durable = |fs: &dyn Fs, fsync: bool| {
+        let dir = fixture();
+        let target = dir.path().join("new.txt");
+        let chunks = [Chunk::Original(b"new\n")];
+        let ops = [BatchOp::Write(WriteRequest {
+            target: &target,
+            chunks: &chunks,
+            existing: None,
+            fsync,
+            mode: None,
+        })];
+        let done = write_batch(fs, &ops).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new\n");
+        match done.as_slice() {
+            [BatchDone::Written(w)] => w.durable,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert!(durable(&RealFs, true));
+    assert!(!durable(&RealFs, false));
+    let failing = FaultFs::new(Arc::new(RealFs)).fail(Op::SyncDir, 1, Fault::Errno(libc::EIO));
+    assert!(!durable(&failing, true));
+    assert_eq!(failing.injected(), 1);
+}
