@@ -88,5 +88,9 @@ mod tests {
         let e = open(&garbage).err().unwrap();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         assert_eq!(std::fs::read(&garbage).unwrap(), b"not json\n");
+        // A session file that cannot be read is an error, not an empty session.
+        let dir_there = dir.path().join("a-directory.json");
+        std::fs::create_dir(&dir_there).unwrap();
+        assert!(open(&dir_there).is_err());
     }
 }

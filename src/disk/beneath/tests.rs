@@ -394,3 +394,23 @@ fn disk_6_a_directory_sync_of_a_regular_file_is_not_a_directory() {
         assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?}");
     }
 }
+
+/// PATH-2: renames between paths outside the root are the plain file system's, each with its
+/// own kind: a rename replaces the name it goes to, a no-replace rename refuses it (`EEXIST`)
+/// and leaves both files as they were.
+#[test]
+fn path_2_renames_outside_the_root_keep_their_kind() {
+    let (_dir, root) = tree();
+    let outside = root.parent().unwrap().join("outside");
+    let (a, b, c) = (outside.join("a"), outside.join("b"), outside.join("f.txt"));
+    std::fs::write(&a, b"a\n").unwrap();
+    std::fs::write(&b, b"b\n").unwrap();
+    let fs = BeneathFs::new(&root).unwrap();
+    let e = fs.rename_noreplace(&a, &b).unwrap_err();
+    assert_eq!(e.raw_os_error(), Some(libc::EEXIST));
+    assert_eq!(std::fs::read(&a).unwrap(), b"a\n");
+    assert_eq!(std::fs::read(&b).unwrap(), b"b\n");
+    fs.rename(&a, &c).unwrap();
+    assert!(!a.exists());
+    assert_eq!(std::fs::read(&c).unwrap(), b"a\n");
+}
