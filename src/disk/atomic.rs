@@ -172,7 +172,7 @@ mod tests {
     }
 
     /// DISK-1: a replaced file keeps its owner where the process may give it away (as root,
-    /// say); where it may not, the write still succeeds, owned by the writer.
+    /// say); where it may not, the write still succeeds (the owner cannot be kept then).
     #[test]
     fn disk_1_replace_keeps_the_owner_where_the_process_may() {
         use std::os::unix::fs::MetadataExt;
