@@ -172,9 +172,7 @@ fn d28_sizes_from_one_mib_up_to_the_cap_are_mappable() {
 fn sync_reports_what_fsync_answers() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("pipe");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    crate::disk::mkfifo(&fifo);
     // Opening a FIFO for reading and writing does not wait for a peer (Linux).
     let file = OpenOptions::new()
         .read(true)

@@ -57,3 +57,12 @@ pub use path::{normalize, real_path};
 pub use record::{Call, RecordFs};
 pub use request::{WriteRequest, Written};
 pub use temp::{is_temp_name, parked_path, temp_owner, temp_path};
+
+/// Makes a FIFO at `path` for the tests of special files (`fsync` of one is `EINVAL`; a path
+/// through one is no directory).
+#[cfg(test)]
+pub(crate) fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+}

@@ -255,9 +255,7 @@ fn path_2_a_refused_mkdir_beneath_the_root_reports_the_kernels_error() {
 fn path_2_a_path_through_a_fifo_is_not_a_directory_and_opens_nothing() {
     let (_dir, root) = tree();
     let fifo = root.join("pipe");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    crate::disk::mkfifo(&fifo);
     for how in BOTH {
         let fs = BeneathFs::with_resolver(&root, how).unwrap();
         let e = fs.open_read(&fifo.join("x")).err().unwrap();
@@ -286,9 +284,7 @@ fn disk_2_an_owner_change_beneath_the_root_is_made_as_on_a_plain_file() {
 fn disk_6_a_sync_beneath_the_root_reports_what_fsync_answers() {
     let (_dir, root) = tree();
     let fifo = root.join("sub/pipe");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    crate::disk::mkfifo(&fifo);
     for how in BOTH {
         let fs = BeneathFs::with_resolver(&root, how).unwrap();
         // Opened for reading without waiting for a writer (`O_NONBLOCK`).
