@@ -316,4 +316,36 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"01234!");
         assert!(!fs.crashed());
     }
+
+    /// An owner change passes through to the file system beneath unless a fault is planned
+    /// for it, and a planned fault changes nothing: the DISK-2 owner tests on a `FaultFs`
+    /// see the owner the real call left, not one the wrapper pretended.
+    #[test]
+    fn an_owner_change_reaches_the_file_unless_a_fault_is_planned() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("owned");
+        let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::SetOwner, 1, Fault::Errno(libc::EPERM));
+        let mut file = fs.create_exclusive(&p).unwrap();
+        let owner = || {
+            let m = std::fs::metadata(&p).unwrap();
+            (m.uid(), m.gid())
+        };
+        let before = owner();
+        let err = file.set_owner(4321, 4322).unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::EPERM));
+        assert_eq!(owner(), before);
+        let plain = RealFs
+            .create_exclusive(&dir.path().join("plain"))
+            .unwrap()
+            .set_owner(4321, 4322);
+        match (file.set_owner(4321, 4322), plain) {
+            (Ok(()), Ok(())) => assert_eq!(owner(), (4321, 4322)),
+            (Err(a), Err(b)) => {
+                assert_eq!(a.kind(), b.kind());
+                assert_eq!(owner(), before);
+            }
+            (a, b) => panic!("the wrapper answered {a:?} where the file system answered {b:?}"),
+        }
+    }
 }

@@ -305,3 +305,22 @@ fn disk_6_a_directory_sync_reports_its_errors() {
     let e = RealFs.sync_dir(&dir.path().join("gone")).unwrap_err();
     assert_eq!(e.kind(), io::ErrorKind::NotFound);
 }
+
+/// D30, DISK-2: a read is opened without following a final symlink, as the seam promises —
+/// resolution has already followed every link, so a link met at the open was put there after
+/// it and is refused (`ELOOP`) rather than read through to wherever it points.
+#[test]
+fn d30_a_read_never_follows_a_final_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("target");
+    std::fs::write(&target, b"secret\n").unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let e = RealFs
+        .open_read(&link)
+        .err()
+        .expect("a symlink must not be opened");
+    assert_eq!(e.raw_os_error(), Some(libc::ELOOP));
+    let mut plain = RealFs.open_read(&target).unwrap();
+    assert_eq!(plain.read_all(1 << 20).unwrap(), b"secret\n");
+}

@@ -7,6 +7,7 @@
 use crate::sb;
 use editref::{Code, Config, Session};
 use serde_json::json;
+use std::path::PathBuf;
 
 #[test]
 fn path_1_nul_and_empty() {
@@ -138,4 +139,22 @@ fn path_4_hostile_inputs_get_coded_errors() {
     }
     assert_eq!(t.get("f.txt"), b"a\n");
     t.assert_no_residue();
+}
+
+/// D15: a relative path is taken from the session's working directory, with `.` and `..`
+/// settled lexically; `~` alone and `~/…` stand for `$HOME`, while `~name` is an ordinary
+/// relative name (editref does not look up other users' homes).
+#[test]
+fn d15_relative_paths_and_home() {
+    let t = sb();
+    let home: PathBuf = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "/".into())
+        .components()
+        .collect();
+    assert_eq!(t.s.lexical("a/./b/../c").unwrap(), t.root.join("a/c"));
+    assert_eq!(t.s.lexical("~").unwrap(), home);
+    assert_eq!(t.s.lexical("~/").unwrap(), home);
+    assert_eq!(t.s.lexical("~/x/y").unwrap(), home.join("x/y"));
+    assert_eq!(t.s.lexical("~x").unwrap(), t.root.join("~x"));
 }
