@@ -410,3 +410,25 @@ fn path_2_renames_outside_the_root_keep_their_kind() {
     assert!(!a.exists());
     assert_eq!(std::fs::read(&c).unwrap(), b"a\n");
 }
+
+/// D28: a large file read beneath the root is mapped, and reports its content stable while
+/// no writer has asked, just as a plain read does — were it never stable, every mapped edit
+/// under a root would be refused as stale.
+#[test]
+fn d28_a_mapped_read_beneath_the_root_is_stable_as_a_plain_one() {
+    let (_dir, root) = tree();
+    let big = root.join("sub/big");
+    std::fs::write(&big, vec![b'x'; crate::disk::MAP_MIN as usize]).unwrap();
+    let mut plain = crate::disk::RealFs.open_read(&big).unwrap();
+    let plain_mapped = plain.map_all(1 << 30).unwrap().is_some();
+    let plain_stable = plain.content_stable();
+    assert!(!plain_mapped || plain_stable, "a fresh mapping is stable");
+    drop(plain);
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let mut h = fs.open_read(&big).unwrap();
+        let mapped = h.map_all(1 << 30).unwrap();
+        assert_eq!(mapped.is_some(), plain_mapped, "{how:?}");
+        assert_eq!(h.content_stable(), plain_stable, "{how:?}");
+    }
+}
