@@ -525,4 +525,35 @@ mod tests {
         let removals = fs.log().iter().filter(|op| **op == Op::RemoveFile).count();
         assert_eq!(removals, 1);
     }
+
+    /// DISK-1, D30: a removal of the temp file refused for any reason but its absence (under
+    /// a root, a directory of the path swapped for a symlink at that instant) is tried again,
+    /// and the temp file does not stay.
+    #[test]
+    fn disk_1_a_refused_temp_removal_is_tried_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        std::fs::write(&p, "original").unwrap();
+        let fs = FaultFs::new(Arc::new(RealFs))
+            .fail(Op::Rename, 1, Fault::Errno(libc::EIO))
+            .fail(Op::RemoveFile, 1, Fault::Errno(libc::EXDEV));
+        let loaded = load(&fs, &p, 1 << 20).unwrap();
+        let c = chunks("replacement");
+        let err = atomic_write(
+            &fs,
+            &WriteRequest {
+                target: &p,
+                chunks: &c,
+                existing: Some(&loaded),
+                fsync: false,
+                mode: None,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code, Code::Io);
+        assert_eq!(std::fs::read(&p).unwrap(), b"original");
+        assert!(residue(dir.path()).is_empty());
+        let removals = fs.log().iter().filter(|op| **op == Op::RemoveFile).count();
+        assert_eq!(removals, 2);
+    }
 }

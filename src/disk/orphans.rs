@@ -21,7 +21,7 @@
 //! none for a directory larger than [`MAX_DIR_BYTES`] (several thousand entries on common file
 //! systems), where a listing per write would cost more than an orphan does.
 
-use super::fs::{Fs, Kind};
+use super::fs::{Fs, Kind, Meta};
 use super::temp::temp_owner;
 use std::path::Path;
 
@@ -36,7 +36,7 @@ pub(super) fn sweep(fs: &dyn Fs, dir: &Path) -> usize {
     let Ok(meta) = fs.symlink_metadata(dir) else {
         return 0;
     };
-    if meta.kind != Kind::Dir || meta.len > MAX_DIR_BYTES {
+    if !listed(&meta) {
         return 0;
     }
     let Ok(names) = fs.read_dir(dir) else {
@@ -53,6 +53,12 @@ pub(super) fn sweep(fs: &dyn Fs, dir: &Path) -> usize {
         }
     }
     removed
+}
+
+/// Whether `meta` is of a directory small enough to be listed for orphans: one of at most
+/// [`MAX_DIR_BYTES`] (D24 bounds the cost of a sweep by the directory's size).
+fn listed(meta: &Meta) -> bool {
+    meta.kind == Kind::Dir && meta.len <= MAX_DIR_BYTES
 }
 
 /// Whether a process with this PID exists (a process of another user counts: EPERM). PID 0
@@ -170,5 +176,22 @@ mod tests {
         });
         assert!(!remove_if_unlocked(&fs, &path));
         assert_eq!(std::fs::read(&path).unwrap(), b"swapped in");
+    }
+
+    /// D24: a directory is listed for orphans up to and including 256 KiB of `st_size`, and
+    /// not above; anything but a directory is never listed.
+    #[test]
+    fn d24_directories_up_to_the_size_bound_are_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let meta = RealFs.symlink_metadata(dir.path()).unwrap();
+        let sized = |len| Meta { len, ..meta };
+        assert!(listed(&sized(4096)));
+        assert!(listed(&sized(MAX_DIR_BYTES)));
+        assert!(!listed(&sized(MAX_DIR_BYTES + 1)));
+        let file = Meta {
+            kind: Kind::File,
+            ..sized(4096)
+        };
+        assert!(!listed(&file));
     }
 }

@@ -137,4 +137,20 @@ mod tests {
             assert!(shown.starts_with(&format!(".{kept}.editref-")), "{shown}");
         }
     }
+
+    /// The temp-file shape needs all three marks — a leading dot, `.editref-` and a `.tmp`
+    /// ending — so that a user's file that has only some of them is never counted as a
+    /// leftover of editref's.
+    #[test]
+    fn a_temp_name_has_all_three_marks() {
+        assert!(is_temp_name(".a.txt.editref-12-deadbeef.tmp"));
+        for other in [
+            "a.txt.editref-12-deadbeef.tmp",
+            ".a.txt.editref-12-deadbeef",
+            ".a.txt.tmp",
+            "notes.editref-draft",
+        ] {
+            assert!(!is_temp_name(other), "{other}");
+        }
+    }
 }
