@@ -244,6 +244,14 @@ fn lease_break_allows_mapping(secs: Option<u64>) -> bool {
     secs.is_some_and(|secs| secs >= MIN_LEASE_BREAK_SECS)
 }
 
+/// Whether D28 tries to map a file of `len` bytes, read under a size cap of `cap`, when the
+/// kernel keeps a lease for `secs` after a writer asks: only a size worth mapping with a
+/// lease that holds writers off long enough. Both halves are needed; either alone means
+/// reading, which a test can check here without changing the kernel's setting.
+fn worth_mapping(len: u64, cap: u64, secs: Option<u64>) -> bool {
+    mappable(len, cap).is_some() && lease_break_allows_mapping(secs)
+}
+
 /// The length to map a file of `len` bytes with, when D28 maps it: from [`MAP_MIN`] up to the
 /// size cap, and addressable. Asked before the lease and again under it, since a writer may
 /// change the size until the lease is granted; one judgement for both, so the second (which no
@@ -283,7 +291,7 @@ impl FileHandle for RealFile {
     /// CAP_LEASE, a file open for writing, a file system without leases), the file is read.
     fn map_all(&mut self, cap: u64) -> io::Result<Option<FileBytes>> {
         let len = self.0.metadata()?.len();
-        if mappable(len, cap).is_none() || !lease_break_allows_mapping(lease_break_secs()) {
+        if !worth_mapping(len, cap, lease_break_secs()) {
             return Ok(None);
         }
         let fd = self.0.as_raw_fd();

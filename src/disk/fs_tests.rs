@@ -166,6 +166,19 @@ fn d28_sizes_from_one_mib_up_to_the_cap_are_mappable() {
     assert_eq!(mappable(2 * mib, mib), None);
 }
 
+/// D28: a file is mapped only when both its size and the lease-break time allow it; a size
+/// worth mapping under a short or unknown lease-break time is read, as is a small file under
+/// a long one.
+#[test]
+fn d28_mapping_needs_both_the_size_and_the_lease_break_time() {
+    let mib = 1 << 20;
+    assert!(worth_mapping(2 * mib, 8 * mib, Some(45)));
+    assert!(!worth_mapping(2 * mib, 8 * mib, Some(5)));
+    assert!(!worth_mapping(2 * mib, 8 * mib, None));
+    assert!(!worth_mapping(mib - 1, 8 * mib, Some(45)));
+    assert!(!worth_mapping(9 * mib, 8 * mib, Some(45)));
+}
+
 /// DISK-4: `sync` answers what `fsync` answers — here the `EINVAL` of a descriptor that
 /// cannot be synced (a FIFO), which a write must see rather than take for durability.
 #[test]

@@ -441,4 +441,28 @@ mod tests {
             ]
         );
     }
+
+    /// DISK-2: the reads that resolution makes — `lstat`, `readlink`, a listing — reach the
+    /// disk through the recording and answer what they answer without it, so a recorded
+    /// write through a symlink lands on the link's target.
+    #[test]
+    fn reads_pass_through_the_recording() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::write(d.join("target"), b"t").unwrap();
+        std::os::unix::fs::symlink("target", d.join("link")).unwrap();
+        let fs = RecordFs::new(Arc::new(RealFs));
+        assert_eq!(fs.read_link(&d.join("link")).unwrap(), Path::new("target"));
+        assert_eq!(
+            fs.symlink_metadata(&d.join("target")).unwrap(),
+            RealFs.symlink_metadata(&d.join("target")).unwrap()
+        );
+        let mut names = fs.read_dir(&d).unwrap();
+        names.sort();
+        assert_eq!(names, ["link", "target"]);
+        assert_eq!(
+            crate::disk::real_path(&fs, &d.join("link")).unwrap(),
+            (d.join("target"), true)
+        );
+    }
 }
