@@ -306,51 +306,6 @@ mod tests {
         assert!(residue(dir.path()).is_empty());
     }
 
-    /// DISK-1: short chunks are gathered into writes of at most [`DIRECT_WRITE`] bytes, so a
-    /// replace_all with a hundred thousand hits makes neither a write call per hit nor a
-    /// second copy of the whole file in the gathering buffer; the writes land in order and
-    /// hold exactly the content.
-    #[test]
-    fn disk_1_short_chunks_are_gathered_into_bounded_writes() {
-        use crate::disk::{Call, RecordFs};
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        let mut chunks = Vec::new();
-        let mut expected = Vec::new();
-        for i in 0..60_000u32 {
-            let bytes = format!("{i},").into_bytes();
-            expected.extend_from_slice(&bytes);
-            chunks.push(Chunk::New(bytes));
-        }
-        let fs = RecordFs::new(Arc::new(RealFs));
-        atomic_write(
-            &fs,
-            &WriteRequest {
-                target: &p,
-                chunks: &chunks,
-                existing: None,
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), expected);
-        let writes: Vec<usize> = fs
-            .calls()
-            .iter()
-            .filter_map(|c| match c {
-                Call::Write { bytes, .. } => Some(bytes.len()),
-                _ => None,
-            })
-            .collect();
-        assert!(writes.iter().all(|&n| n <= DIRECT_WRITE), "{writes:?}");
-        assert!(
-            writes.len() <= expected.len() / (DIRECT_WRITE - 8) + 1,
-            "{writes:?}"
-        );
-        assert!(residue(dir.path()).is_empty());
-    }
-
     /// DISK-1 with mapped input, and D28: a writer that asks while the file is mapped is
     /// held off, and the edit then refuses (stale) rather than rename over the file that
     /// writer is about to change.
