@@ -511,4 +511,28 @@ mod tests {
         let removals = fs.log().iter().filter(|op| **op == Op::RemoveFile).count();
         assert_eq!(removals, 2);
     }
+
+    /// SESSION-2: a write reports the metadata the new file has on disk once it is in place —
+    /// the read state is built from it — including for a file made without a name and linked
+    /// to its target, whose link count was 0 when its content was written.
+    #[test]
+    fn session_2_a_write_reports_the_metadata_the_file_has_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("new.txt");
+        let c = chunks("new\n");
+        let written = atomic_write(
+            &RealFs,
+            &WriteRequest {
+                target: &p,
+                chunks: &c,
+                existing: None,
+                fsync: false,
+                mode: Some(0o640),
+            },
+        )
+        .unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new\n");
+        assert_eq!(written.meta, RealFs.symlink_metadata(&p).unwrap());
+        assert!(residue(dir.path()).is_empty());
+    }
 }
