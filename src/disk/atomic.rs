@@ -535,4 +535,43 @@ mod tests {
         assert_eq!(written.meta, RealFs.symlink_metadata(&p).unwrap());
         assert!(residue(dir.path()).is_empty());
     }
+
+    /// SESSION-3: a change between the load and the write is caught when either the size or
+    /// the modification time differs — a rewrite of the same length shows only in the time, a
+    /// rewrite with the time put back only in the size — and the edit is refused as stale,
+    /// leaving the other writer's bytes.
+    #[test]
+    fn session_3_a_change_in_size_or_time_alone_is_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.txt");
+        let c = chunks("mine");
+        for (theirs, keep_time) in [(&b"THEIRS!!"[..], false), (&b"theirs, longer"[..], true)] {
+            std::fs::write(&p, b"original").unwrap();
+            let loaded = load(&RealFs, &p, 1 << 20).unwrap();
+            let then = std::fs::metadata(&p).unwrap().modified().unwrap();
+            std::fs::write(&p, theirs).unwrap();
+            let when = if keep_time {
+                then
+            } else {
+                then + std::time::Duration::from_secs(1)
+            };
+            let f = std::fs::File::options().write(true).open(&p).unwrap();
+            f.set_modified(when).unwrap();
+            drop(f);
+            let err = atomic_write(
+                &RealFs,
+                &WriteRequest {
+                    target: &p,
+                    chunks: &c,
+                    existing: Some(&loaded),
+                    fsync: false,
+                    mode: None,
+                },
+            )
+            .unwrap_err();
+            assert_eq!(err.code, Code::Stale, "{keep_time}");
+            assert_eq!(std::fs::read(&p).unwrap(), theirs);
+            assert!(residue(dir.path()).is_empty());
+        }
+    }
 }
