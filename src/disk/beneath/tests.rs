@@ -433,12 +433,12 @@ fn d28_a_mapped_read_beneath_the_root_is_stable_as_a_plain_one() {
     }
 }
 
-/// PATH-2 / D30: a name under a socket or a FIFO is in no directory — `ENOTDIR`, as without a
-/// root — for the calls that act on a name as for reads. The directory of the name is looked
-/// up as a directory (`O_PATH | O_DIRECTORY`), never opened for reading, which a socket
-/// refuses with another error and a FIFO answers by waiting for a writer.
+/// PATH-2 / D30: a socket or a FIFO is no directory — `ENOTDIR`, as without a root — whether
+/// it is listed or a name under it is created or removed. Directories are opened as
+/// directories (`O_DIRECTORY`), never as plain reads, which a socket refuses with another
+/// error and a FIFO answers by waiting for a writer.
 #[test]
-fn path_2_a_name_under_a_socket_or_fifo_is_in_no_directory() {
+fn path_2_a_socket_or_fifo_is_no_directory() {
     let (_dir, root) = tree();
     let sock = root.join("sock");
     let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
@@ -454,6 +454,8 @@ fn path_2_a_name_under_a_socket_or_fifo_is_in_no_directory() {
             assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?} {name:?}");
             let e = fs.create_exclusive(&name).err().unwrap();
             assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?} {name:?}");
+            let e = fs.read_dir(special).unwrap_err();
+            assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?} {special:?}");
         }
     }
 }
