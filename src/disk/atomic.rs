@@ -443,6 +443,28 @@ mod tests {
         assert_eq!(write_calls(&c, &[&a[..], b"-", &b[..]].concat()), 1);
     }
 
+    /// Replaces `p` (holding "original") through `fs`, whose rename fails: the edit must be
+    /// an I/O error that leaves `p` and no temp file; returns how many removals were asked.
+    fn failed_replace_removals(fs: &FaultFs, p: &Path) -> usize {
+        let loaded = load(fs, p, 1 << 20).unwrap();
+        let c = chunks("replacement");
+        let err = atomic_write(
+            fs,
+            &WriteRequest {
+                target: p,
+                chunks: &c,
+                existing: Some(&loaded),
+                fsync: false,
+                mode: None,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.code, Code::Io);
+        assert_eq!(std::fs::read(p).unwrap(), b"original");
+        assert!(residue(p.parent().unwrap()).is_empty());
+        fs.log().iter().filter(|op| **op == Op::RemoveFile).count()
+    }
+
     /// DISK-1: when a replace fails after its temp file was named, the temp file is removed;
     /// one that is already gone (another process removed it meanwhile) is taken as removed at
     /// once, not asked for again and again.
@@ -461,23 +483,7 @@ mod tests {
                     }
                 }
             });
-        let loaded = load(&fs, &p, 1 << 20).unwrap();
-        let c = chunks("replacement");
-        let err = atomic_write(
-            &fs,
-            &WriteRequest {
-                target: &p,
-                chunks: &c,
-                existing: Some(&loaded),
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap_err();
-        assert_eq!(err.code, Code::Io);
-        assert_eq!(std::fs::read(&p).unwrap(), b"original");
-        assert!(residue(dir.path()).is_empty());
-        let removals = fs.log().iter().filter(|op| **op == Op::RemoveFile).count();
+        let removals = failed_replace_removals(&fs, &p);
         assert_eq!(removals, 1);
     }
 
@@ -492,23 +498,7 @@ mod tests {
         let fs = FaultFs::new(Arc::new(RealFs))
             .fail(Op::Rename, 1, Fault::Errno(libc::EIO))
             .fail(Op::RemoveFile, 1, Fault::Errno(libc::EXDEV));
-        let loaded = load(&fs, &p, 1 << 20).unwrap();
-        let c = chunks("replacement");
-        let err = atomic_write(
-            &fs,
-            &WriteRequest {
-                target: &p,
-                chunks: &c,
-                existing: Some(&loaded),
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap_err();
-        assert_eq!(err.code, Code::Io);
-        assert_eq!(std::fs::read(&p).unwrap(), b"original");
-        assert!(residue(dir.path()).is_empty());
-        let removals = fs.log().iter().filter(|op| **op == Op::RemoveFile).count();
+        let removals = failed_replace_removals(&fs, &p);
         assert_eq!(removals, 2);
     }
 
