@@ -171,6 +171,30 @@ mod tests {
         assert!(residue(dir.path()).is_empty());
     }
 
+    /// DISK-1: a new file asked for with no mode gets the one a plain create in the same
+    /// directory gets from the kernel (0666 less the process umask), not 0666 itself.
+    #[test]
+    fn disk_1_a_new_file_gets_the_mode_a_plain_create_gets() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let model = dir.path().join("model.txt");
+        std::fs::File::create(&model).unwrap();
+        let p = dir.path().join("new.txt");
+        let c = chunks("fresh");
+        let request = WriteRequest {
+            target: &p,
+            chunks: &c,
+            existing: None,
+            fsync: false,
+            mode: None,
+        };
+        atomic_write(&RealFs, &request).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"fresh");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&p), mode(&model));
+        assert!(residue(dir.path()).is_empty());
+    }
+
     /// DISK-1: a replaced file keeps its owner where the process may give it away (as root,
     /// say); where it may not, the write still succeeds (the owner cannot be kept then).
     #[test]

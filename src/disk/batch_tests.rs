@@ -306,6 +306,24 @@ fn batch_1_every_target_is_checked_before_the_first_rename() {
     assert!(temps(dir.path()).is_empty());
 }
 
+/// DISK-5: a batch that succeeds sweeps every directory it wrote into for the temp files of
+/// dead writers, as a single write does; a live writer's temp file stays.
+#[test]
+fn disk_5_a_batch_sweeps_the_orphans_of_dead_writers_from_its_directories() {
+    use crate::disk::orphans::tests::{dead_pid, orphan_name};
+    let dir = fixture();
+    let dead = dir.path().join(orphan_name(dead_pid()));
+    let live = dir
+        .path()
+        .join(orphan_name(std::os::unix::process::parent_id()));
+    std::fs::write(&dead, b"half").unwrap();
+    std::fs::write(&live, b"half").unwrap();
+    replace_two_create_one(&RealFs, dir.path()).unwrap();
+    assert!(all_new(dir.path()));
+    assert!(!dead.exists(), "the dead writer's temp file went");
+    assert_eq!(std::fs::read(&live).unwrap(), b"half");
+}
+
 #[test]
 fn batch_1_a_directory_is_synced_once_after_every_rename_into_it() {
     // DISK-6: the renames of a batch become durable with an fsync of their directory; one

@@ -91,19 +91,20 @@ fn remove_if_unlocked(fs: &dyn Fs, path: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::disk::{temp_path, RealFs};
 
     /// A PID that is not a live process: that of a child that has exited and been waited for.
-    fn dead_pid() -> u32 {
+    pub(in crate::disk) fn dead_pid() -> u32 {
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = child.id();
         child.wait().unwrap();
         pid
     }
 
-    fn orphan_name(pid: u32) -> String {
+    /// The name of a temp file of `pid`'s writer, in the shape this process gives its own.
+    pub(in crate::disk) fn orphan_name(pid: u32) -> String {
         let own = temp_path(Path::new("/d/a.txt"));
         let own = own.file_name().unwrap().to_string_lossy().into_owned();
         own.replace(
