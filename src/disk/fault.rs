@@ -348,4 +348,20 @@ mod tests {
             (a, b) => panic!("the wrapper answered {a:?} where the file system answered {b:?}"),
         }
     }
+
+    /// DISK-2: a `readlink` passes through to the file system beneath unless a fault is
+    /// planned for it, so a path resolved on a `FaultFs` follows the link that is really
+    /// there; a planned fault answers its errno once and the next call passes again.
+    #[test]
+    fn a_read_link_answers_the_real_target_unless_a_fault_is_planned() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink("target", &link).unwrap();
+        let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::ReadLink, 2, Fault::Errno(libc::EIO));
+        assert_eq!(fs.read_link(&link).unwrap(), Path::new("target"));
+        let err = fs.read_link(&link).unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::EIO));
+        assert_eq!(fs.read_link(&link).unwrap(), Path::new("target"));
+        assert_eq!(fs.injected(), 1);
+    }
 }
