@@ -24,8 +24,10 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// Follows every symlink in `path` (absolute, normalised), like `realpath`, but also for paths
-/// whose final components do not exist yet. Returns the final path and whether it exists.
+/// Follows every symlink in `path` (absolute), like `realpath`, but also for paths whose final
+/// components do not exist yet. Returns the final path and whether it exists. A `..` in `path`
+/// is taken where it stands, after the links before it are followed, as the kernel takes it:
+/// `link/..` is the parent of the link's target, not the directory holding the link.
 pub fn real_path(fs: &dyn Fs, path: &Path) -> io::Result<(PathBuf, bool)> {
     let mut resolved = PathBuf::from("/");
     let mut pending: std::collections::VecDeque<std::ffi::OsString> = path
@@ -100,6 +102,25 @@ mod tests {
         let base = std::fs::canonicalize(dir.path()).unwrap();
         let (p, exists) = real_path(&RealFs, &base.join("link/new.txt")).unwrap();
         assert_eq!(p, base.join("real/new.txt"));
+        assert!(!exists);
+    }
+
+    /// A `..` in the path given is taken after the link before it is followed, as the kernel
+    /// and `realpath` take it: the answer for an existing file is `canonicalize`'s.
+    #[test]
+    fn real_path_takes_a_dot_dot_after_the_link_before_it_as_realpath_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(base.join("a/b")).unwrap();
+        std::fs::write(base.join("a/f"), "x").unwrap();
+        std::os::unix::fs::symlink("a/b", base.join("link")).unwrap();
+        let given = base.join("link/../f");
+        let (p, exists) = real_path(&RealFs, &given).unwrap();
+        assert_eq!(p, std::fs::canonicalize(&given).unwrap());
+        assert_eq!(p, base.join("a/f"));
+        assert!(exists);
+        let (p, exists) = real_path(&RealFs, &base.join("link/../new.txt")).unwrap();
+        assert_eq!(p, base.join("a/new.txt"));
         assert!(!exists);
     }
 
