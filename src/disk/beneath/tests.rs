@@ -211,6 +211,43 @@ fn path_2_temp_files_beneath_the_root_are_created_private_like_plain_ones() {
     }
 }
 
+/// PATH-2 / DISK-1: an exclusive create beneath the root refuses a name already taken, by a
+/// file or by a symlink (never followed), with `EEXIST` as the plain create does, and leaves
+/// what is there untouched.
+#[test]
+fn path_2_an_exclusive_create_beneath_the_root_refuses_a_taken_name_like_a_plain_one() {
+    let (_dir, root) = tree();
+    let taken = root.join("sub/f.txt");
+    let link = root.join("sub/link");
+    symlink("f.txt", &link).unwrap();
+    for name in [&taken, &link] {
+        let plain = crate::disk::RealFs.create_exclusive(name).map(drop);
+        assert_eq!(plain.unwrap_err().raw_os_error(), Some(libc::EEXIST));
+        for how in BOTH {
+            let fs = BeneathFs::with_resolver(&root, how).unwrap();
+            let e = fs.create_exclusive(name).map(drop).unwrap_err();
+            assert_eq!(e.raw_os_error(), Some(libc::EEXIST), "{how:?} {name:?}");
+        }
+    }
+    assert_eq!(std::fs::read(&taken).unwrap(), b"inside\n");
+    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("f.txt"));
+}
+
+/// PATH-2: making directories beneath the root fails where a file holds the name, as the
+/// plain call does, and leaves the file as it was: what is there must be a directory.
+#[test]
+fn path_2_making_directories_beneath_the_root_fails_on_a_file_like_a_plain_call() {
+    let (_dir, root) = tree();
+    let file = root.join("sub/f.txt");
+    assert!(crate::disk::RealFs.create_dir_all(&file).is_err());
+    for how in BOTH {
+        let fs = BeneathFs::with_resolver(&root, how).unwrap();
+        let e = fs.create_dir_all(&file).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?}");
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), b"inside\n");
+}
+
 /// PATH-2: reading a link beneath the root answers as `readlink(2)` does — its target for a
 /// symlink, `EINVAL` for anything else — with either resolver.
 #[test]
