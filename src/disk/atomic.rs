@@ -123,7 +123,7 @@ pub(super) fn check_unchanged(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::staged::{DIRECT_WRITE, WRITE_PIECE};
     use super::*;
     use crate::disk::{is_temp_name, Fault, FaultFs, Op, RealFs, MAP_MIN};
@@ -141,6 +141,41 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| is_temp_name(n))
             .collect()
+    }
+
+    /// Writes `chunks` as the new file `target` through `fs`, as a Write of a file that does
+    /// not exist yet asks: no fsync, the default mode.
+    pub(in crate::disk) fn create(
+        fs: &dyn Fs,
+        target: &Path,
+        chunks: &[Chunk<'_>],
+    ) -> Result<Written, ToolError> {
+        let request = WriteRequest {
+            target,
+            chunks,
+            existing: None,
+            fsync: false,
+            mode: None,
+        };
+        atomic_write(fs, &request)
+    }
+
+    /// Replaces `target`, loaded as `loaded`, with `chunks` through `fs`, as an Edit asks: no
+    /// fsync, the mode kept.
+    fn replace(
+        fs: &dyn Fs,
+        target: &Path,
+        loaded: &Loaded,
+        chunks: &[Chunk<'_>],
+    ) -> Result<Written, ToolError> {
+        let request = WriteRequest {
+            target,
+            chunks,
+            existing: Some(loaded),
+            fsync: false,
+            mode: None,
+        };
+        atomic_write(fs, &request)
     }
 
     #[test]
@@ -180,15 +215,7 @@ mod tests {
         let model = dir.path().join("model.txt");
         std::fs::File::create(&model).unwrap();
         let p = dir.path().join("new.txt");
-        let c = chunks("fresh");
-        let request = WriteRequest {
-            target: &p,
-            chunks: &c,
-            existing: None,
-            fsync: false,
-            mode: None,
-        };
-        atomic_write(&RealFs, &request).unwrap();
+        create(&RealFs, &p, &chunks("fresh")).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"fresh");
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&p), mode(&model));
@@ -207,14 +234,7 @@ mod tests {
         let before = std::fs::metadata(&p).unwrap();
         let loaded = load(&RealFs, &p, 1 << 20).unwrap();
         let c = chunks("new");
-        let request = WriteRequest {
-            target: &p,
-            chunks: &c,
-            existing: Some(&loaded),
-            fsync: false,
-            mode: None,
-        };
-        atomic_write(&RealFs, &request).unwrap();
+        replace(&RealFs, &p, &loaded, &c).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
         let after = std::fs::metadata(&p).unwrap();
         assert_ne!(after.ino(), before.ino(), "the file was replaced");
@@ -275,17 +295,7 @@ mod tests {
         });
         let loaded = load(&fs, &p, 1 << 20).unwrap();
         let c = chunks("mine");
-        let err = atomic_write(
-            &fs,
-            &WriteRequest {
-                target: &p,
-                chunks: &c,
-                existing: Some(&loaded),
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap_err();
+        let err = replace(&fs, &p, &loaded, &c).unwrap_err();
         assert_eq!(err.code, Code::Stale);
         assert_eq!(std::fs::read(&p).unwrap(), b"someone else");
         assert!(residue(dir.path()).is_empty());
@@ -315,17 +325,7 @@ mod tests {
                 chunks.push(Chunk::Original(&huge));
             }
         }
-        atomic_write(
-            &RealFs,
-            &WriteRequest {
-                target: &p,
-                chunks: &chunks,
-                existing: None,
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap();
+        create(&RealFs, &p, &chunks).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), expected);
         assert!(residue(dir.path()).is_empty());
     }
@@ -348,27 +348,18 @@ mod tests {
                 .custom_flags(libc::O_NONBLOCK)
                 .open(&p)
         };
-        let replace = |loaded: &Loaded| {
+        let insert_xyz = |loaded: &Loaded| {
             let chunks = [
                 Chunk::Original(&loaded.bytes[..10]),
                 Chunk::New(b"XYZ".to_vec()),
                 Chunk::Original(&loaded.bytes[10..]),
             ];
-            atomic_write(
-                &RealFs,
-                &WriteRequest {
-                    target: &p,
-                    chunks: &chunks,
-                    existing: Some(loaded),
-                    fsync: false,
-                    mode: None,
-                },
-            )
+            replace(&RealFs, &p, loaded, &chunks)
         };
         // A replace from the mapped bytes writes them exactly.
         let loaded = load(&RealFs, &p, 1 << 30).unwrap();
         assert_eq!(&*loaded.bytes, &content[..]);
-        replace(&loaded).unwrap();
+        insert_xyz(&loaded).unwrap();
         let mut expected = content[..10].to_vec();
         expected.extend_from_slice(b"XYZ");
         expected.extend_from_slice(&content[10..]);
@@ -381,7 +372,7 @@ mod tests {
             let err = writer().unwrap_err();
             assert_eq!(err.raw_os_error(), Some(libc::EWOULDBLOCK));
             assert!(!loaded.handle.content_stable());
-            let err = replace(&loaded).unwrap_err();
+            let err = insert_xyz(&loaded).unwrap_err();
             assert_eq!(err.code, Code::Stale);
             assert_eq!(std::fs::read(&p).unwrap(), expected);
         }
@@ -401,17 +392,7 @@ mod tests {
         let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::LinkTemp, 1, Fault::Errno(libc::EEXIST));
         let loaded = load(&fs, &p, 1 << 20).unwrap();
         let c = chunks("new\n");
-        atomic_write(
-            &fs,
-            &WriteRequest {
-                target: &p,
-                chunks: &c,
-                existing: Some(&loaded),
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap();
+        replace(&fs, &p, &loaded, &c).unwrap();
         drop(loaded);
         assert_eq!(std::fs::read(&p).unwrap(), b"new\n");
         assert!(residue(dir.path()).is_empty());
@@ -430,17 +411,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("f.txt");
         let fs = FaultFs::new(Arc::new(RealFs));
-        atomic_write(
-            &fs,
-            &WriteRequest {
-                target: &p,
-                chunks,
-                existing: None,
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap();
+        create(&fs, &p, chunks).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), expected);
         fs.log().iter().filter(|op| **op == Op::WriteAll).count()
     }
@@ -467,25 +438,19 @@ mod tests {
         assert_eq!(write_calls(&c, &[&a[..], b"-", &b[..]].concat()), 1);
     }
 
-    /// Replaces `p` (holding "original") through `fs`, whose rename fails: the edit must be
-    /// an I/O error that leaves `p` and no temp file; returns how many removals were asked.
-    fn failed_replace_removals(fs: &FaultFs, p: &Path) -> usize {
-        let loaded = load(fs, p, 1 << 20).unwrap();
+    /// Replaces `f.txt` (holding "original") in `dir` through a [`FaultFs`] whose first
+    /// rename fails, with `plan` adding its own faults or hooks: the edit must be an I/O error
+    /// that leaves the file and no temp file; returns how many removals were asked.
+    fn failed_replace_removals(dir: &Path, plan: impl FnOnce(FaultFs) -> FaultFs) -> usize {
+        let p = dir.join("f.txt");
+        std::fs::write(&p, "original").unwrap();
+        let fs = plan(FaultFs::new(Arc::new(RealFs)).fail(Op::Rename, 1, Fault::Errno(libc::EIO)));
+        let loaded = load(&fs, &p, 1 << 20).unwrap();
         let c = chunks("replacement");
-        let err = atomic_write(
-            fs,
-            &WriteRequest {
-                target: p,
-                chunks: &c,
-                existing: Some(&loaded),
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap_err();
+        let err = replace(&fs, &p, &loaded, &c).unwrap_err();
         assert_eq!(err.code, Code::Io);
-        assert_eq!(std::fs::read(p).unwrap(), b"original");
-        assert!(residue(p.parent().unwrap()).is_empty());
+        assert_eq!(std::fs::read(&p).unwrap(), b"original");
+        assert!(residue(dir).is_empty());
         fs.log().iter().filter(|op| **op == Op::RemoveFile).count()
     }
 
@@ -495,19 +460,16 @@ mod tests {
     #[test]
     fn disk_1_a_temp_file_already_gone_is_removed_with_one_call() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        std::fs::write(&p, "original").unwrap();
         let d = dir.path().to_path_buf();
-        let fs = FaultFs::new(Arc::new(RealFs))
-            .fail(Op::Rename, 1, Fault::Errno(libc::EIO))
-            .with_hook(move |op, _| {
+        let removals = failed_replace_removals(dir.path(), |fs| {
+            fs.with_hook(move |op, _| {
                 if op == Op::RemoveFile {
                     for name in residue(&d) {
                         std::fs::remove_file(d.join(name)).unwrap();
                     }
                 }
-            });
-        let removals = failed_replace_removals(&fs, &p);
+            })
+        });
         assert_eq!(removals, 1);
     }
 
@@ -517,12 +479,9 @@ mod tests {
     #[test]
     fn disk_1_a_refused_temp_removal_is_tried_again() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f.txt");
-        std::fs::write(&p, "original").unwrap();
-        let fs = FaultFs::new(Arc::new(RealFs))
-            .fail(Op::Rename, 1, Fault::Errno(libc::EIO))
-            .fail(Op::RemoveFile, 1, Fault::Errno(libc::EXDEV));
-        let removals = failed_replace_removals(&fs, &p);
+        let removals = failed_replace_removals(dir.path(), |fs| {
+            fs.fail(Op::RemoveFile, 1, Fault::Errno(libc::EXDEV))
+        });
         assert_eq!(removals, 2);
     }
 
@@ -572,17 +531,7 @@ mod tests {
             let f = std::fs::File::options().write(true).open(&p).unwrap();
             f.set_modified(when).unwrap();
             drop(f);
-            let err = atomic_write(
-                &RealFs,
-                &WriteRequest {
-                    target: &p,
-                    chunks: &c,
-                    existing: Some(&loaded),
-                    fsync: false,
-                    mode: None,
-                },
-            )
-            .unwrap_err();
+            let err = replace(&RealFs, &p, &loaded, &c).unwrap_err();
             assert_eq!(err.code, Code::Stale, "{keep_time}");
             assert_eq!(std::fs::read(&p).unwrap(), theirs);
             assert!(residue(dir.path()).is_empty());

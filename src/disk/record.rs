@@ -483,17 +483,7 @@ mod tests {
             chunks.push(Chunk::New(bytes));
         }
         let fs = RecordFs::new(Arc::new(RealFs));
-        atomic_write(
-            &fs,
-            &WriteRequest {
-                target: &p,
-                chunks: &chunks,
-                existing: None,
-                fsync: false,
-                mode: None,
-            },
-        )
-        .unwrap();
+        crate::disk::atomic::tests::create(&fs, &p, &chunks).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), expected);
         let writes: Vec<usize> = fs
             .calls()
