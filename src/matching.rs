@@ -7,6 +7,7 @@
 //! `not_found` error and never changes a file.
 
 mod hint;
+mod lcs;
 mod votes;
 
 pub use hint::{closest_region, closest_regions, Hint};

@@ -3,21 +3,24 @@
 //!
 //! A region is a window of as many lines as the old string has. Windows are compared with the
 //! old string after the same normalisation on both sides — quotes folded, each line's
-//! whitespace runs collapsed to one space and its ends trimmed — by `similar`'s ratio (twice
-//! the matching characters over the characters of both). A one-character typo or a renamed
-//! word thus scores high, an unrelated line low.
+//! whitespace runs collapsed to one space and its ends trimmed — by twice the characters they
+//! have in common, in order, over the characters of both (the ratio of a minimal character
+//! diff). A one-character typo or a renamed word thus scores high, an unrelated line low.
 //!
 //! Comparing every window character by character would be quadratic, so the search is in two
-//! passes, both bounded. A linear pre-pass scores every window by how many of its character
-//! pairs (whitespace skipped) occur in the old string — a table lookup per byte — and keeps the
-//! best few windows; only those are compared for real, under a time budget. Old strings too
-//! long for this, or that find nothing similar enough, fall back to the line votes of
-//! [`super::votes`], which find whitespace- and quote-insensitive equal lines in one pass.
+//! passes, both bounded by the sizes of the inputs, never by a clock: the hint is a function of
+//! the file's text and the old string alone (D33). A linear pre-pass scores every window by how
+//! many of its character pairs (whitespace skipped) occur in the old string — a table lookup
+//! per byte — and keeps the best few windows; only those are compared for real, each with a
+//! fixed amount of work ([`super::lcs`]): exactly when it suffices, else by a lower bound from
+//! whole lines. Old strings too long for this, or that find nothing similar enough, fall back
+//! to the line votes of [`super::votes`], which find whitespace- and quote-insensitive equal
+//! lines in one pass.
 
+use super::lcs::{common_chars, Common};
 use super::votes::{closest_by_votes, is_ascii_space, split_lines};
 use crate::text::quotes;
 use std::collections::BinaryHeap;
-use std::time::{Duration, Instant};
 
 /// One region of the file close to a string that was not found: a line range and its text, so
 /// that the model can copy the exact text on its next try.
@@ -40,8 +43,6 @@ const HINT_MAX: usize = 4000;
 const SIMILARITY_MAX_NEEDLE: usize = 16 * 1024;
 /// Windows the pre-pass keeps for the real comparison.
 const CANDIDATES: usize = 32;
-/// Time allowed for the real comparisons of one search, all candidates together.
-const BUDGET: Duration = Duration::from_millis(50);
 /// The least similarity (percent) a region needs to be offered.
 const MIN_SIMILARITY: u8 = 50;
 
@@ -99,11 +100,12 @@ fn region(haystack: &str, start: usize, height: usize, similarity: u8) -> Hint {
     }
 }
 
-/// `s` as compared: quotes folded; in each line, whitespace runs made one space and the ends
-/// trimmed.
-fn normalise(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for (i, line) in s.split('\n').enumerate() {
+/// `lines` as compared, joined by line breaks: quotes folded; in each line, whitespace runs made
+/// one space and the ends trimmed. `None` once it grows past `cap` characters: a window that
+/// much longer than the old string cannot be similar enough, and is not built whole.
+fn normalise<'s>(lines: impl Iterator<Item = &'s str>, cap: usize) -> Option<Vec<char>> {
+    let mut out = Vec::new();
+    for (i, line) in lines.enumerate() {
         if i > 0 {
             out.push('\n');
         }
@@ -113,9 +115,41 @@ fn normalise(s: &str) -> String {
             if words.peek().is_some() {
                 out.push(' ');
             }
+            if out.len() > cap {
+                return None;
+            }
+        }
+        if out.len() > cap {
+            return None;
         }
     }
-    out
+    Some(out)
+}
+
+/// The similarity in percent of two normalised texts with `common` characters in common,
+/// twice it over the characters of both, rounded half up in integers (so that no platform's
+/// floating point can move a region across a boundary).
+fn percent(common: usize, total: usize) -> u8 {
+    if total == 0 {
+        return 100;
+    }
+    let (c, t) = (common as u64, total as u64);
+    ((400 * c + t) / (2 * t)).min(100) as u8
+}
+
+/// The fewest common characters that make two texts of `total` characters together
+/// [`MIN_SIMILARITY`] similar: [`percent`] is at least `p` exactly when `400·c ≥ (2p - 1)·t`.
+fn least_common(total: usize) -> usize {
+    let need = (2 * u64::from(MIN_SIMILARITY) - 1) * total as u64;
+    need.div_ceil(400) as usize
+}
+
+/// The most characters a normalised window can have and still be [`MIN_SIMILARITY`] similar to
+/// an old string of `wanted` characters: past it, even all of the old string in common would
+/// not be enough.
+fn window_cap(wanted: usize) -> usize {
+    let p = u64::from(MIN_SIMILARITY);
+    ((401 - 2 * p) * wanted as u64 / (2 * p - 1)) as usize
 }
 
 /// The character pairs of a text (bytes, whitespace skipped, within a line) as a 64 Ki-bit set.
@@ -188,12 +222,15 @@ struct Kept {
 
 /// The similarity search: pre-pass over every window, then the real comparison of the best.
 fn by_similarity(haystack: &str, needle: &str, max: usize) -> Vec<Hint> {
-    let wanted = normalise(needle.strip_suffix('\n').unwrap_or(needle));
-    if wanted.trim().is_empty() {
+    let trimmed = needle.strip_suffix('\n').unwrap_or(needle);
+    let Some(wanted) = normalise(trimmed.split('\n'), usize::MAX) else {
+        return Vec::new();
+    };
+    if wanted.iter().all(|c| *c == '\n') {
         return Vec::new();
     }
     let height = height(needle);
-    let pairs = Pairs::of(&wanted);
+    let pairs = Pairs::of(&wanted.iter().collect::<String>());
     let mut ring: Vec<(u32, u32)> = vec![(0, 0); height];
     let (mut hit, mut all) = (0u64, 0u64);
     let mut heap: BinaryHeap<Kept> = BinaryHeap::new();
@@ -221,16 +258,19 @@ fn by_similarity(haystack: &str, needle: &str, max: usize) -> Vec<Hint> {
             }
         }
     }
-    let deadline = Instant::now() + BUDGET;
+    let cap = window_cap(wanted.len());
     let mut scored: Vec<(u8, usize)> = Vec::new();
     for (start, lines) in &windows {
-        let got = normalise(&lines.join("\n"));
-        // Past the budget, `similar` settles for a coarser diff: a lower ratio, never a hang.
-        let ratio = similar::TextDiff::configure()
-            .deadline(deadline)
-            .diff_chars(&got, &wanted)
-            .ratio();
-        let pct = (ratio * 100.0).round() as u8;
+        let Some(got) = normalise(lines.iter().copied(), cap) else {
+            continue;
+        };
+        let total = got.len() + wanted.len();
+        // Exact within the work of `lcs::WORK`, else a lower bound (D33); never a clock.
+        let common = match common_chars(&got, &wanted, least_common(total)) {
+            Common::Exact(n) | Common::AtLeast(n) => n,
+            Common::Fewer => continue,
+        };
+        let pct = percent(common, total);
         if pct >= MIN_SIMILARITY {
             scored.push((pct, *start));
         }
@@ -547,6 +587,34 @@ mod tests {
         hay.push_str("total_price = sum(p.amount for p in payments)\n");
         let h = closest_region(&hay, "total_price = sum(p.amount for p in payment)").unwrap();
         assert_eq!(h.start_line, 200_001);
+    }
+
+    #[test]
+    fn d33_percent_least_common_and_window_cap_agree_at_the_boundary() {
+        // A tie is rounded up, in integers: 21 of 80 is 52.5 %, shown as 53.
+        assert_eq!(
+            (percent(21, 80), percent(0, 0), percent(5, 10)),
+            (53, 100, 100)
+        );
+        // `least_common` is the first count at MIN_SIMILARITY, and `window_cap` the longest
+        // window that all of the old string in common still makes similar enough: the cut-offs
+        // of the bounded comparison drop nothing that would have been offered.
+        for total in 1..3000 {
+            let least = least_common(total);
+            assert!(percent(least, total) >= MIN_SIMILARITY, "{total}");
+            assert!(
+                least == 0 || percent(least - 1, total) < MIN_SIMILARITY,
+                "{total}"
+            );
+        }
+        for wanted in 1..3000 {
+            let cap = window_cap(wanted);
+            assert!(percent(wanted, wanted + cap) >= MIN_SIMILARITY, "{wanted}");
+            assert!(
+                percent(wanted, wanted + cap + 1) < MIN_SIMILARITY,
+                "{wanted}"
+            );
+        }
     }
 
     #[test]
