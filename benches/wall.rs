@@ -1,7 +1,9 @@
 //! Wall-clock benches (criterion) of the five tools through the public API, as an embedding
 //! agent calls them: Read, Edit, replace_all, MultiEdit, Write, the curly-quote fallback and a
 //! not_found with its hint, over 1 KB / 1 MB / 10 MB / 100 MB inputs stored as UTF-8 LF, CRLF
-//! or UTF-16LE; and how the engine's cost grows with the edits of one MultiEdit (1 to 10,000).
+//! or UTF-16LE; how the engine's cost grows with the edits of one MultiEdit (1 to 10,000); and
+//! the hint alone, typical and at its worst (a 16 KiB old string against 100 MB made to defeat
+//! its pre-pass).
 //!
 //! These numbers are for trends and local optimisation work (criterion baselines, critcmp); on
 //! shared machines they are noisy, so the regression gate is the instruction-count bench
@@ -20,6 +22,7 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
 use editref::engine::{self, EditRequest};
+use editref::matching::closest_regions;
 use editref::{Config, Session};
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
@@ -349,6 +352,60 @@ fn not_found(c: &mut Criterion) {
     }
 }
 
+/// Lines of `line_len` letters drawn from `abcd`, about `total` bytes in all.
+fn four_letter_lines(total: usize, line_len: usize, rng: &mut common::Rng) -> String {
+    let mut out = String::with_capacity(total);
+    while out.len() + line_len < total {
+        out.extend((0..line_len).map(|_| char::from(b'a' + rng.below(4) as u8)));
+        out.push('\n');
+    }
+    out
+}
+
+/// The hint's worst case (MATCH-6, D33): a 16 KiB old string that is nowhere in a 100 MB file
+/// all of whose windows share every character pair with it — random lines over the same four
+/// letters — so the pre-pass cannot tell the windows apart, and each of the 32 it keeps is
+/// about 60 % like the old string by characters: the character search spends all its work, then
+/// the lines are estimated. Lines of 23 letters give the line estimates their largest work (682
+/// lines a side, 465,000 pairs of lines); lines of 16 KiB make each window one line.
+fn not_found_worst(c: &mut Criterion) {
+    let size = 100 << 20;
+    if !sizes().contains(&size) {
+        return;
+    }
+    let mut g = c.benchmark_group("not_found_hint_worst/lf_100M");
+    configure(&mut g, size);
+    for line_len in [23usize, 16 * 1024 - 1] {
+        let mut rng = common::Rng::new(line_len as u64);
+        let needle = four_letter_lines(16 * 1024 + 1, line_len, &mut rng);
+        let text = four_letter_lines(size, line_len, &mut rng);
+        assert!(needle.len() <= 16 * 1024 && !text.contains(&needle));
+        g.bench_function(BenchmarkId::new("line_len", line_len), |b| {
+            b.iter(|| black_box(closest_regions(&text, &needle, 3).len()))
+        });
+    }
+    g.finish();
+}
+
+/// The hint alone on a 1 KB source file, for the typical figure next to the worst one.
+fn not_found_typical(c: &mut Criterion) {
+    let mut g = c.benchmark_group("not_found_hint_typical");
+    g.sample_size(50)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    let text = text("needle", 1 << 10);
+    for needle in [
+        "let  needle_unique_target = 41 ;",
+        "    let needle_unique_targt = 41;\n    let other = 2;",
+    ] {
+        let lines = needle.lines().count();
+        g.bench_function(BenchmarkId::new("lines", lines), |b| {
+            b.iter(|| black_box(closest_regions(&text, needle, 3).len()))
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     read,
@@ -359,6 +416,8 @@ criterion_group!(
     multi_edit_scale,
     write,
     quote_fallback,
-    not_found
+    not_found,
+    not_found_typical,
+    not_found_worst
 );
 criterion_main!(benches);
