@@ -85,6 +85,11 @@ pub trait Adapter {
     /// Caps the per-call timeout for the calls of the coming case (`None` lifts the cap): the
     /// corpus gives cases meant to hang a short one of their own.
     fn set_case_timeout(&mut self, _cap: Option<Duration>) {}
+    /// Multiplies every limit of the coming requests — the handshake, `case_start`, the calls
+    /// and the case's cap — by `factor` (1 restores them). A case that timed out is run again
+    /// alone with a patient limit ([`crate::run::RERUN_PATIENCE`]), so that a tool slowed down
+    /// by a busy machine is judged on its answer instead of being reported as `timeout`.
+    fn set_patience(&mut self, _factor: u32) {}
     /// Ends the implementation (`bye`).
     fn shutdown(&mut self) {}
     /// The process group the implementation runs in now, when it is a child process (the
@@ -108,6 +113,7 @@ struct Worker {
 pub struct Builtin {
     timeout: Duration,
     cap: Option<Duration>,
+    patience: u32,
     fsync: bool,
     worker: Option<Worker>,
 }
@@ -118,6 +124,7 @@ impl Builtin {
         Builtin {
             timeout,
             cap: None,
+            patience: 1,
             fsync: true,
             worker: None,
         }
@@ -190,7 +197,7 @@ impl Adapter for Builtin {
             self.worker = None;
             return Err(AdapterError::Crash("the session thread is gone".into()));
         }
-        let timeout = capped(self.timeout, self.cap);
+        let timeout = limit(self.timeout, self.cap, self.patience);
         match worker.answers.recv_timeout(timeout) {
             Ok(Ok(Ok(output))) => Ok(Reply::Ok(output)),
             Ok(Ok(Err(error))) => Ok(Reply::Err(error)),
@@ -223,9 +230,19 @@ impl Adapter for Builtin {
     fn set_case_timeout(&mut self, cap: Option<Duration>) {
         self.cap = cap;
     }
+
+    fn set_patience(&mut self, factor: u32) {
+        self.patience = factor.max(1);
+    }
 }
 
 /// The timeout of one call: the run's, or the case's cap when that is shorter.
 pub fn capped(timeout: Duration, cap: Option<Duration>) -> Duration {
     cap.map_or(timeout, |c| c.min(timeout))
+}
+
+/// The timeout of one call with patience: [`capped`], times `patience` (at least 1). Every
+/// adapter computes its limits here, so a patient re-run stretches them all alike.
+pub fn limit(timeout: Duration, cap: Option<Duration>, patience: u32) -> Duration {
+    capped(timeout, cap).saturating_mul(patience.max(1))
 }

@@ -464,9 +464,11 @@ fn a_case_meant_to_hang_has_its_own_short_timeout() {
     assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
     let report = read_report(&out);
     assert_eq!(report["cases"][0]["status"], "timeout");
+    // Its second attempt, alone, is held to five times the case's own limit, not the run's.
     assert_eq!(
         report["cases"][0]["reason"],
-        "step 1: no reply to call 1 (Read) within 0.3 s"
+        "step 1: no reply to call 1 (Read) within 1.5 s (run again alone with 5× the limits \
+         after the first attempt's step 1: no reply to call 1 (Read) within 0.3 s)"
     );
 }
 

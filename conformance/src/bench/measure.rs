@@ -4,10 +4,11 @@
 //!
 //! The clock measures only the timed call as the harness sees it (request written to reply
 //! read), which is what an agent waits for; building the file and checking the result are
-//! outside it.
+//! outside it. A run whose call was not answered in time says so apart ([`Sample::TimedOut`]),
+//! so the caller can give it a second, patient chance before calling the workload failed.
 
 use super::workloads::{Expected, Workload};
-use crate::adapter::{Adapter, Reply};
+use crate::adapter::{Adapter, AdapterError, Reply};
 use crate::check::{comparable, ReadFormat};
 use crate::run::absolutize;
 use crate::sandbox::Sandbox;
@@ -28,8 +29,19 @@ pub enum Sample {
     },
     /// The call succeeded but its result is wrong; never timed.
     Wrong(String),
-    /// A call failed, crashed or timed out.
+    /// A call failed or crashed.
     Failed(String),
+    /// A call was not answered within its limit; the run may be repeated with patience.
+    TimedOut(String),
+}
+
+/// The sample of a run that broke off with `e`, named by `what`.
+fn broken(what: &str, e: &AdapterError) -> Sample {
+    let why = format!("{what}{e}");
+    match e {
+        AdapterError::Timeout(_) => Sample::TimedOut(why),
+        AdapterError::Crash(_) => Sample::Failed(why),
+    }
 }
 
 /// Runs `w` once on `adapter` in a fresh sandbox under `tmp`.
@@ -48,7 +60,7 @@ pub fn run_once(
     }
     let dir = sb.dir().to_path_buf();
     if let Err(e) = adapter.case_start(w.name, &dir) {
-        return Sample::Failed(e.to_string());
+        return broken("", &e);
     }
     let sample = timed(adapter, w, format, &dir);
     let _ = adapter.case_end();
@@ -65,7 +77,7 @@ fn timed(adapter: &mut dyn Adapter, w: &Workload, format: ReadFormat, dir: &Path
             Ok(Reply::Err(e)) => {
                 return Sample::Failed(format!("{tool} before the timed call: {e}"))
             }
-            Err(e) => return Sample::Failed(format!("{tool} before the timed call: {e}")),
+            Err(e) => return broken(&format!("{tool} before the timed call: "), &e),
         }
     }
     let (tool, input) = &w.timed;
@@ -77,7 +89,7 @@ fn timed(adapter: &mut dyn Adapter, w: &Workload, format: ReadFormat, dir: &Path
     let output = match reply {
         Ok(Reply::Ok(out)) => out,
         Ok(Reply::Err(e)) => return Sample::Failed(format!("{tool}: {e}")),
-        Err(e) => return Sample::Failed(format!("{tool}: {e}")),
+        Err(e) => return broken(&format!("{tool}: "), &e),
     };
     match &w.expected {
         Expected::Bytes(want) => match std::fs::read(dir.join("a.txt")) {
@@ -161,8 +173,10 @@ mod tests {
     #[test]
     fn the_peak_memory_of_a_process_group_is_read_from_proc() {
         use std::os::unix::process::CommandExt;
-        let mut child = std::process::Command::new("sleep")
-            .arg("5")
+        // `cat` reading a pipe this test holds open lives until it is killed: no clock decides
+        // whether it is still there when its memory is read.
+        let mut child = std::process::Command::new("cat")
+            .stdin(std::process::Stdio::piped())
             .process_group(0)
             .spawn()
             .unwrap();

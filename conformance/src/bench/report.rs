@@ -33,6 +33,14 @@ pub struct WorkloadResult {
     /// Peak resident memory of the implementation's processes, KiB (child processes only).
     #[serde(default)]
     pub peak_rss_kib: Option<u64>,
+    /// Runs that were not answered within the limit and were run again with patient limits
+    /// (a busy machine, or a slow tool); their second sample is the one kept.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub patient_runs: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A whole benchmark run.
@@ -98,11 +106,19 @@ impl BenchReport {
             let rss = r
                 .peak_rss_kib
                 .map_or("–".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0));
-            let status = if r.detail.is_empty() {
+            let mut status = if r.detail.is_empty() {
                 r.status.clone()
             } else {
                 format!("{}: {}", r.status, r.detail.replace('|', "\\|"))
             };
+            if r.patient_runs > 0 {
+                let _ = write!(
+                    status,
+                    " ({} {} not answered in time, run again with patient limits)",
+                    r.patient_runs,
+                    if r.patient_runs == 1 { "run" } else { "runs" }
+                );
+            }
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} |",
@@ -182,6 +198,7 @@ mod tests {
             min_ms: median,
             max_ms: median,
             peak_rss_kib: None,
+            patient_runs: 0,
         }
     }
 

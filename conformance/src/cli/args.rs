@@ -116,7 +116,10 @@ pub(super) struct RunArgs {
     #[arg(long, short = 'j', value_name = "N")]
     pub(super) jobs: Option<usize>,
     /// Per-call timeout in seconds. Cases meant to hang a careless tool (FIFOs, devices) set
-    /// a shorter one of their own in the corpus.
+    /// a shorter one of their own in the corpus. A case that times out is run again once the
+    /// others are done, alone and with every limit five times longer, and is a timeout only if
+    /// it times out again, so a busy machine never turns a slow tool's answer into a timeout;
+    /// the summary lists the cases that needed the second run.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub(super) timeout: f64,
     /// Start no further case once one has failed the run (see the exit status); cases already
@@ -177,10 +180,12 @@ pub(super) struct FuzzArgs {
     /// cases).
     #[arg(long, conflicts_with_all = ["only", "level", "rerun_failed", "expectations", "require", "report"])]
     pub(super) fuzz: bool,
-    /// Generate this many cases.
-    #[arg(long, value_name = "N", requires = "fuzz")]
+    /// Generate this many cases. With the same --seed, the same cases are generated and
+    /// judged, and the same findings shrunk, on every machine and at any speed.
+    #[arg(long, value_name = "N", requires = "fuzz", conflicts_with = "time")]
     pub(super) cases: Option<u64>,
-    /// Generate cases for this many seconds.
+    /// Generate cases for this many seconds (how many depends on the machine's speed; give
+    /// --cases instead for a run that can be repeated or compared).
     #[arg(long, value_name = "SECS", requires = "fuzz")]
     pub(super) time: Option<f64>,
     /// The first case's seed (case i uses SEED + i). Default: taken from the clock and printed,

@@ -43,7 +43,7 @@ pub(super) fn bench_cmd(args: &RunArgs) -> u8 {
         Ok(a) => a,
         Err(e) => return usage(&e),
     };
-    let hello = match adapter.hello() {
+    let hello = match super::workers::patient_hello(adapter.as_mut()) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("editref conform: the adapter failed the handshake: {e}");

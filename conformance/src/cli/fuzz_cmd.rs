@@ -41,7 +41,7 @@ pub(super) fn fuzz_cmd(args: &RunArgs) -> u8 {
         Ok(a) => a,
         Err(e) => return usage(&e),
     };
-    let hello = match other.hello() {
+    let hello = match super::workers::patient_hello(other.as_mut()) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("editref conform: the adapter failed the handshake: {e}");
@@ -140,6 +140,14 @@ pub(super) fn summary(o: &Outcome, seed: u64) -> String {
             String::new()
         }
     );
+    if o.patient > 0 {
+        let _ = writeln!(
+            s,
+            "{} not answered in time and made again with {}× the limits (a busy machine or a slow tool)",
+            if o.patient == 1 { "1 observation was".to_string() } else { format!("{} observations were", o.patient) },
+            crate::run::RERUN_PATIENCE
+        );
+    }
     for f in &o.findings {
         let _ = writeln!(s, "\nNEW  {}  [{}]", f.kind, f.class);
         let _ = writeln!(
@@ -176,6 +184,7 @@ fn summary_json(o: &Outcome, seed: u64, implementation: &str) -> serde_json::Val
         "cases": o.cases,
         "seconds": o.elapsed.as_secs_f64(),
         "harness_errors": o.harness_errors,
+        "patient": o.patient,
         "known_cases": o.known_cases,
         "new": o.findings.iter().map(|f| serde_json::json!({
             "kind": f.kind,

@@ -160,7 +160,7 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
         return EXIT_NO_CASES;
     }
 
-    let hello = match first.hello() {
+    let hello = match super::workers::patient_hello(first.as_mut()) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("editref conform: the adapter failed the handshake: {e}");

@@ -76,12 +76,33 @@ pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
     if let Some(line) = report.classes_line() {
         println!("by class: {line}");
     }
+    if let Some(line) = slow_line(report) {
+        println!("{line}");
+    }
     for note in [&report.certification.note, &report.stopped_early]
         .into_iter()
         .flatten()
     {
         println!("{note}");
     }
+}
+
+/// The cases that timed out at first and answered when run again alone, with patience: not
+/// failures, but a sign the tool (or the machine) is slow. `None` when there were none.
+pub(super) fn slow_line(report: &Report) -> Option<String> {
+    let slow: Vec<&str> = report
+        .cases
+        .iter()
+        .filter(|c| c.rerun.is_some() && c.status != Status::Timeout)
+        .map(|c| c.id.as_str())
+        .collect();
+    (!slow.is_empty()).then(|| {
+        format!(
+            "answered only when run again alone with {}× the limits (a busy machine or a slow tool): {}",
+            crate::run::RERUN_PATIENCE,
+            slow.join(", ")
+        )
+    })
 }
 
 /// The last line of a run: where its reports are, people's first.

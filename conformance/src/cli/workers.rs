@@ -6,10 +6,27 @@
 //! skipped it would send unmapped names, and a case would pass or fail depending on which
 //! worker ran it. So each worker handshakes, and must declare what the first did: a server that
 //! answers differently from one start to the next cannot be certified as one implementation.
+//! The first handshake gets a second, patient chance when it times out ([`patient_hello`]).
 
 use super::summary::count;
-use crate::adapter::Hello;
-use crate::run::BoxedAdapter;
+use crate::adapter::{Adapter, AdapterError, Hello};
+use crate::run::{BoxedAdapter, RERUN_PATIENCE};
+
+/// The run's first handshake, and when it times out a second one with every limit
+/// [`RERUN_PATIENCE`] times longer: a tool's first start is its slowest (cold caches, a
+/// package runner fetching the tool, a busy machine), and a run that stops at the handshake
+/// says nothing about the tool's answers. Only a second timeout is the adapter's failure.
+pub(super) fn patient_hello(adapter: &mut dyn Adapter) -> Result<Hello, AdapterError> {
+    match adapter.hello() {
+        Err(AdapterError::Timeout(_)) => {
+            adapter.set_patience(RERUN_PATIENCE);
+            let again = adapter.hello();
+            adapter.set_patience(1);
+            again
+        }
+        done => done,
+    }
+}
 
 /// `first` (already handshaken, declaring `hello`) and up to `wanted - 1` more made by `make`,
 /// each handshaken. A worker that cannot be made or whose handshake fails is noted (unless
@@ -65,7 +82,7 @@ fn describe(h: &Hello) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapter::{Adapter, AdapterError, Reply};
+    use crate::adapter::Reply;
     use crate::check::ReadFormat;
     use serde_json::{json, Value};
     use std::path::Path;

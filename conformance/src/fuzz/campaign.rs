@@ -11,6 +11,11 @@
 //! alone; later cases of the same kind are only counted, so a run's time goes into finding new
 //! kinds rather than into shrinking the same one again. Kinds a known-divergences file accepts
 //! are counted apart and never written.
+//!
+//! What a run finds depends on the seed and the case budget, never on the machine's speed: an
+//! observation in which a call timed out is made again with patient limits before it is
+//! compared (so a busy machine does not turn into a `timed out` kind), and only a time budget
+//! (`--time`), which the caller chooses, lets the clock decide how many cases run.
 
 use super::compare::{compare, expected_output, Disagreement, StepCall};
 use super::gen::{from_seed, GenCase};
@@ -22,7 +27,7 @@ use super::yaml::{call_of, requires, to_yaml, ExpectCall, ExpectEntry, Expectati
 use crate::adapter::{Adapter, ReadFormat};
 use crate::case::Case;
 use crate::class::Class;
-use crate::run::{run_case, Status};
+use crate::run::{run_case, Status, RERUN_PATIENCE};
 use crate::sandbox::Actual;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -33,9 +38,13 @@ pub struct Settings {
     /// The first case's seed; case `i` uses `seed + i`, so one case is re-run with
     /// `--seed <its seed> --cases 1`.
     pub seed: u64,
-    /// Stop after this many cases.
+    /// Stop after this many cases. With a case budget alone a run is the same on every
+    /// machine: the same seed generates and judges the same cases, and every finding is shrunk
+    /// as far as `shrink_budget` allows.
     pub cases: Option<u64>,
-    /// Stop after this long (checked between cases; shrinking stops at it too).
+    /// Stop after this long (checked between cases; shrinking stops at it too). How many cases
+    /// that is, and how far a finding is shrunk, depends on the machine's speed: a run to
+    /// compare with another, or to repeat, takes a case budget instead.
     pub time: Option<Duration>,
     /// Most candidate cases tried while shrinking one finding.
     pub shrink_budget: usize,
@@ -89,6 +98,10 @@ pub struct Outcome {
     pub known_cases: u64,
     /// Cases the harness could not run (its own failure, not the implementation's).
     pub harness_errors: u64,
+    /// Observations (of either side, while shrinking too) in which a call was not answered
+    /// within its limit and that were made again with patient limits: a tool is judged on
+    /// its answers, not on how busy the machine was ([`crate::run::RERUN_PATIENCE`]).
+    pub patient: u64,
     /// Wall time.
     pub elapsed: Duration,
 }
@@ -138,6 +151,32 @@ struct Duel<'a> {
     other: &'a mut dyn Adapter,
     declared: &'a [String],
     settings: &'a Settings,
+    /// Observations made again with patient limits so far.
+    patient: u64,
+}
+
+/// Whether a call of the observation was not answered within its limit.
+fn timed_out(o: &Observation) -> bool {
+    o.answers.iter().any(|a| matches!(a, Answer::TimedOut(_)))
+}
+
+/// Observes `case` on `adapter`; when a call was not answered in time, once more with every
+/// limit [`RERUN_PATIENCE`] times longer, and that second observation is the one compared. The
+/// campaign runs one case at a time, so the second attempt runs alone. Returns whether it was
+/// needed.
+fn observe_patiently(
+    adapter: &mut dyn Adapter,
+    case: &Case,
+    tmp: Option<&Path>,
+) -> (Observation, bool) {
+    let first = observe(adapter, case, tmp);
+    if !timed_out(&first) {
+        return (first, false);
+    }
+    adapter.set_patience(RERUN_PATIENCE);
+    let second = observe(adapter, case, tmp);
+    adapter.set_patience(1);
+    (second, true)
 }
 
 impl Duel<'_> {
@@ -149,8 +188,10 @@ impl Duel<'_> {
     ) -> Result<(Vec<Disagreement>, Observation), String> {
         let run = as_case(case, id)?;
         let tmp = self.settings.tmp.as_deref();
-        let want = observe(self.reference, &run, tmp);
-        let got = observe(self.other, &run, tmp);
+        let (want, again) = observe_patiently(self.reference, &run, tmp);
+        self.patient += u64::from(again);
+        let (got, again) = observe_patiently(self.other, &run, tmp);
+        self.patient += u64::from(again);
         let d = compare(&want, &got, &steps_of(case), self.settings.read_format);
         Ok((d, want))
     }
@@ -172,6 +213,7 @@ pub fn campaign(
         other,
         declared,
         settings,
+        patient: 0,
     };
     let mut out = Outcome::default();
     let mut known_hits: u64 = 0;
@@ -219,6 +261,7 @@ pub fn campaign(
         out.known_cases = known_hits;
         on_tick(tick(&out, known_hits, false));
     }
+    out.patient = duel.patient;
     out.elapsed = started.elapsed();
     out
 }

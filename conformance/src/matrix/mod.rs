@@ -299,6 +299,7 @@ mod tests {
             min_ms: None,
             max_ms: None,
             peak_rss_kib: None,
+            patient_runs: 0,
         };
         let bench = BenchReport {
             schema: 1,

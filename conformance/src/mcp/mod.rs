@@ -36,6 +36,8 @@ pub struct Mcp {
     timeout: Duration,
     /// The current case's cap on the per-call timeout (tool calls only).
     cap: Option<Duration>,
+    /// What every limit is multiplied by ([`Adapter::set_patience`]); 1 normally.
+    patience: u32,
     tools: ToolMap,
     inputs: InputMap,
     errors: ErrorRules,
@@ -66,6 +68,7 @@ impl Mcp {
             command: command.to_string(),
             timeout,
             cap: None,
+            patience: 1,
             tools: ToolMap::default(),
             inputs: InputMap::default(),
             errors: ErrorRules::default(),
@@ -110,15 +113,21 @@ impl Mcp {
         self
     }
 
+    /// The limit of a request that is not a tool call (starting the server, listing tools).
+    fn start_limit(&self) -> Duration {
+        crate::adapter::limit(self.timeout, None, self.patience)
+    }
+
     fn open(&self, dir: &Path) -> Result<Connection, AdapterError> {
+        let limit = self.start_limit();
         Connection::open(
             &self.runtime,
             &self.command,
             dir,
-            self.timeout,
+            limit,
             self.stderr.clone(),
         )
-        .map_err(|f| adapter_error(f, "starting the server", self.timeout))
+        .map_err(|f| adapter_error(f, "starting the server", limit))
     }
 
     /// An error the server gave only as text (code `error`), with the code an `--mcp-error`
@@ -154,7 +163,8 @@ impl Mcp {
         })?;
         let conn = self.open(dir.dir())?;
         let (name, version) = conn.server_info();
-        let listed = conn.tool_names(&self.runtime, self.timeout);
+        let limit = self.start_limit();
+        let listed = conn.tool_names(&self.runtime, limit);
         let listed = match listed {
             Ok(l) => {
                 conn.close(&self.runtime, self.timeout);
@@ -162,7 +172,7 @@ impl Mcp {
             }
             Err(f) => {
                 conn.kill(&self.runtime);
-                return Err(adapter_error(f, "tools/list", self.timeout));
+                return Err(adapter_error(f, "tools/list", limit));
             }
         };
         let features = match &self.features {
@@ -212,7 +222,7 @@ impl Adapter for Mcp {
             ));
         };
         let name = self.tools.call_name(tool, &self.listed);
-        let timeout = crate::adapter::capped(self.timeout, self.cap);
+        let timeout = crate::adapter::limit(self.timeout, self.cap, self.patience);
         let arguments = self.inputs.arguments(tool, arguments);
         match conn.call(&self.runtime, timeout, name, arguments) {
             Ok(result) => Ok(self.relabel(to_reply(&result))),
@@ -234,6 +244,10 @@ impl Adapter for Mcp {
 
     fn set_case_timeout(&mut self, cap: Option<Duration>) {
         self.cap = cap;
+    }
+
+    fn set_patience(&mut self, factor: u32) {
+        self.patience = factor.max(1);
     }
 
     fn take_stderr(&mut self) -> String {

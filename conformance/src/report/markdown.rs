@@ -133,6 +133,24 @@ impl Report {
                 let _ = writeln!(m, "| `{}` | {} |", c.id, md_cell(&c.reason));
             }
         }
+        let slow: Vec<&CaseRecord> = self
+            .cases
+            .iter()
+            .filter(|c| c.rerun.is_some() && c.status != Status::Timeout)
+            .collect();
+        if !slow.is_empty() {
+            let _ = writeln!(
+                m,
+                "\n## Answered only when run again ({})\n\nThese cases timed out beside the others and were run again alone, with every limit {}× longer; their status is the second attempt's. A busy machine or a slow tool.\n",
+                slow.len(),
+                crate::run::RERUN_PATIENCE
+            );
+            m.push_str("| case | status | the first attempt |\n|---|---|---|\n");
+            for c in slow {
+                let first = c.rerun.as_deref().unwrap_or_default();
+                let _ = writeln!(m, "| `{}` | {} | {} |", c.id, c.status, md_cell(first));
+            }
+        }
         let skipped = self
             .cases
             .iter()

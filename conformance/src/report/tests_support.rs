@@ -37,6 +37,7 @@ pub(crate) fn sample() -> Report {
             source: format!("cases/{id}.yaml"),
             files: [("a.txt".to_string(), "text \"x\"".to_string())].into(),
         }),
+        rerun: None,
     };
     let cases = vec![
         rec("edit/a", "core", Status::Pass, ""),

@@ -131,6 +131,14 @@ pub struct CaseRecord {
     /// checkout of the corpus to explain it (only on such records).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub about: Option<About>,
+    /// Why the case was run a second time: its first attempt timed out (this is that
+    /// attempt's reason), so it ran again alone, with every limit
+    /// [`RERUN_PATIENCE`](super::RERUN_PATIENCE) times longer, and the status and evidence are
+    /// the second attempt's. A tool slowed down by a busy machine is thus judged on its answer
+    /// and only a tool that does not answer either time is `timeout`; reports list such cases
+    /// apart, since a tool that needs the second chance is slow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun: Option<String>,
 }
 
 /// The parts of a case a reader needs next to a result that is not a pass: its title, the
@@ -223,6 +231,7 @@ impl CaseRecord {
             failed_classes: Vec::new(),
             stderr: None,
             about: None,
+            rerun: None,
         }
     }
 
@@ -251,6 +260,7 @@ impl CaseRecord {
             failed_classes: Vec::new(),
             stderr: None,
             about: None,
+            rerun: None,
         }
     }
 

@@ -158,6 +158,37 @@ pub fn run_case_with(
     with_about(rec, case)
 }
 
+/// How many times longer every limit of the adapter is when a case that timed out runs again.
+///
+/// Five: the first attempt ran beside `--jobs` others on a machine that may be busy besides;
+/// the second runs alone, so a tool that answers at all, even several times slower than usual,
+/// answers within it, while a tool that hangs costs five limits more, not an unbounded wait.
+pub const RERUN_PATIENCE: u32 = 5;
+
+/// Runs `case` a second time after its first attempt, `first`, timed out: with every limit of
+/// the adapter [`RERUN_PATIENCE`] times longer, the first attempt's reason kept in
+/// [`CaseRecord::rerun`]. The caller runs it alone (no other case at the same time), so that
+/// `timeout` means the tool did not answer even then, not that the machine was busy.
+pub fn rerun_after_timeout(
+    adapter: &mut dyn Adapter,
+    features: &[String],
+    case: &Case,
+    opts: &CaseOptions,
+    first: &CaseRecord,
+) -> CaseRecord {
+    adapter.set_patience(RERUN_PATIENCE);
+    let mut rec = run_case_with(adapter, features, case, opts);
+    adapter.set_patience(1);
+    if rec.status == Status::Timeout {
+        rec.reason = format!(
+            "{} (run again alone with {RERUN_PATIENCE}× the limits after the first attempt's {})",
+            rec.reason, first.reason
+        );
+    }
+    rec.rerun = Some(first.reason.clone());
+    rec
+}
+
 /// The record with the case's details when it is one a reader will look at.
 fn with_about(mut rec: CaseRecord, case: &Case) -> CaseRecord {
     if rec.status.needs_attention() {

@@ -23,6 +23,7 @@ pub(super) fn rec(id: &str, level: &str, status: Status) -> CaseRecord {
         failed_classes: vec![],
         stderr: None,
         about: None,
+        rerun: None,
     }
 }
 

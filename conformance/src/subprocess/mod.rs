@@ -34,6 +34,8 @@ pub struct Subprocess {
     /// The current case's cap on the per-call timeout (calls only; hello and case_start keep
     /// the run's timeout, since a fresh process may be starting).
     cap: Option<Duration>,
+    /// What every limit is multiplied by ([`Adapter::set_patience`]); 1 normally.
+    patience: u32,
     capture_stderr: bool,
     stderr: Arc<Mutex<Vec<u8>>>,
     proc: Option<Proc>,
@@ -49,6 +51,7 @@ impl Subprocess {
             command: command.to_string(),
             timeout,
             cap: None,
+            patience: 1,
             capture_stderr,
             stderr: Arc::new(Mutex::new(Vec::new())),
             proc: None,
@@ -67,7 +70,12 @@ impl Subprocess {
     /// Sends one request and returns the reply object whose `type` is `want`. Any protocol
     /// fault kills the process.
     fn request(&mut self, msg: &Value, want: &str, what: &str) -> Result<Value, AdapterError> {
-        self.request_within(msg, want, what, self.timeout)
+        self.request_within(
+            msg,
+            want,
+            what,
+            crate::adapter::limit(self.timeout, None, self.patience),
+        )
     }
 
     /// [`Self::request`] with its own timeout.
@@ -139,7 +147,7 @@ impl Adapter for Subprocess {
             &json!({"type": "call", "seq": seq, "tool": tool, "input": input}),
             "result",
             &what,
-            crate::adapter::capped(self.timeout, self.cap),
+            crate::adapter::limit(self.timeout, self.cap, self.patience),
         )?;
         let fault = |m: String| Err(AdapterError::Crash(format!("{what}: {m}")));
         if reply.get("seq").and_then(Value::as_u64) != Some(seq) {
@@ -182,6 +190,10 @@ impl Adapter for Subprocess {
         self.cap = cap;
     }
 
+    fn set_patience(&mut self, factor: u32) {
+        self.patience = factor.max(1);
+    }
+
     fn take_stderr(&mut self) -> String {
         if !self.capture_stderr {
             return String::new();
@@ -204,7 +216,10 @@ impl Adapter for Subprocess {
                 .stdin
                 .write_all(b"{\"type\":\"bye\"}\n")
                 .and_then(|_| p.stdin.flush());
-            let deadline = Instant::now() + Duration::from_secs(2);
+            // As long to exit as to answer a call: a busy machine slows an exit down too, and
+            // an adapter killed before it exits may leave its last stderr lines uncollected.
+            let deadline =
+                Instant::now() + crate::adapter::limit(self.timeout, None, self.patience);
             while Instant::now() < deadline {
                 if let Ok(Some(_)) = p.child.try_wait() {
                     // The child is gone, so its stderr is at EOF: collect all of it.
