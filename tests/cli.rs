@@ -568,6 +568,13 @@ fn conform_runs_the_harness_beside_the_binary_with_the_same_arguments() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(std::fs::read(&record).unwrap(), b"--help\n");
+    // `--version` is the harness's too: passed on, not taken as editref's own.
+    let out = Command::new(&exe)
+        .args(["conform", "--version"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(std::fs::read(&record).unwrap(), b"--version\n");
 
     // Without a harness beside it (and none on PATH), a usage error that says how to get one.
     std::fs::remove_file(&harness).unwrap();

@@ -504,3 +504,17 @@ fn the_help_is_complete_and_agrees_with_the_readme() {
         "conformance/README.md must say: {kept}"
     );
 }
+
+/// `--version` (and `-V`) print the harness's version and exit 0, as `editref --version` does;
+/// they are not a usage error.
+#[test]
+fn the_version_is_printed() {
+    for flag in ["--version", "-V"] {
+        let run = conform(&[flag]);
+        assert_eq!(run.status.code(), Some(0), "{flag}: {}", text(&run.stderr));
+        assert_eq!(
+            text(&run.stdout),
+            format!("editref conform {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
