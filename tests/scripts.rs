@@ -60,8 +60,32 @@ fn hard_coded(file: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Every file under `dir`, at any depth.
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
 #[test]
 fn the_demo_runs_the_binary_cargo_built() {
     let found = hard_coded(&Path::new(ROOT).join("scripts/demo"));
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// `fuzz-depth` looked for its binary in `target/debug` and failed whenever the build went
+/// elsewhere; no script may spell out a build directory (a work directory such as
+/// `target/peers` is the script's own choice, and stays).
+#[test]
+fn no_script_spells_out_a_build_directory() {
+    let mut all = Vec::new();
+    files(&Path::new(ROOT).join("scripts"), &mut all);
+    assert!(all.len() > 20, "{all:?}");
+    let found: Vec<String> = all.iter().flat_map(|f| hard_coded(f)).collect();
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
