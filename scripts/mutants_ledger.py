@@ -11,10 +11,20 @@ column, so that an entry survives code moved above it: `src/text/eol.rs: replace
 When one file holds several mutants of the same description, the second and later (in source
 order) carry ` #2`, ` #3`, ...: adding a second never renames the first.
 
+The page (docs/mutants.md) judges the survivors in its table "Survivors": one row per verdict,
+its first cell the exact key of each mutant it judges (` #2` and all), its second cell starting
+with the verdict in bold — **killed**, **equivalent** or **gone with its code**. A mutant is
+judged by one row only: two rows for one key are a contradiction, whatever they say.
+
 Usage:
   mutants_ledger.py select LIST LEDGER            the `--re` patterns of LIST's untested mutants
   mutants_ledger.py record LIST OUTDIR LEDGER DATE  add OUTDIR's outcomes to LEDGER
   mutants_ledger.py status LIST LEDGER            per file: mutants, judged, not yet judged
+  mutants_ledger.py page PAGE LEDGER              exit 1 unless PAGE judges each mutant once,
+                                                  agrees with LEDGER and judges its survivors
+  mutants_ledger.py check LIST MISSED PAGE        exit 1 unless every mutant named in MISSED
+                                                  (cargo-mutants' missed.txt) has exactly the
+                                                  verdict "equivalent" on PAGE
 LIST is the output of `cargo mutants --list` for the files at hand (one `FILE:LINE:COL: DESC`
 a line), taken from the same source the run mutated.
 """
@@ -119,6 +129,90 @@ def status(list_path, ledger_path):
     print(f"{'all':40} {t:8} {j:8} {t - j:6}")
 
 
+VERDICTS = ("killed", "equivalent", "gone with its code", "gone with its code, and its case tested")
+TABLE_HEAD = "| mutant | verdict |"
+NAMES = re.compile(r"^`([^`]+)`(?:, `([^`]+)`)*$")
+VERDICT = re.compile(r"^\*\*([^*]+)\*\*")
+
+
+def cells(row):
+    """The cells of a Markdown table row, `\\|` inside a cell read as `|`."""
+    inner = row.strip()[1:-1]
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
+
+
+def page_verdicts(path):
+    """Reads the page's table of survivors: ({key: (verdict, line)}, [problem, ...])."""
+    verdicts, problems = {}, []
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    start = next((n for n, line in enumerate(lines, 1) if line.strip() == TABLE_HEAD), None)
+    if start is None:
+        return verdicts, [f"{path} has no table headed {TABLE_HEAD}"]
+    for n, line in enumerate(lines[start:], start + 1):
+        if not line.startswith("|"):
+            break
+        if line.startswith("|---"):
+            continue
+        parts = cells(line)
+        if len(parts) != 2:
+            problems.append(f"line {n}: a row of the survivors' table has {len(parts)} cells, not 2")
+            continue
+        names = re.findall(r"`([^`]+)`", parts[0])
+        if not NAMES.match(parts[0]):
+            problems.append(f"line {n}: the first cell must name mutants only, each in backticks: {parts[0]}")
+            continue
+        m = VERDICT.match(parts[1])
+        if not m or m.group(1) not in VERDICTS:
+            problems.append(f"line {n}: the verdict must start the cell, in bold, one of "
+                            f"{', '.join(VERDICTS[:3])}: {parts[1][:60]}")
+            continue
+        for key in names:
+            if key in verdicts:
+                first, at = verdicts[key]
+                problems.append(f"line {n}: `{key}` is judged twice (line {at}: {first}; "
+                                f"line {n}: {m.group(1)}): one verdict per mutant")
+            else:
+                verdicts[key] = (m.group(1), n)
+    return verdicts, problems
+
+
+def page(page_path, ledger_path):
+    """Exit 1 when the page contradicts itself or the ledger: a mutant judged twice, one the
+    ledger saw caught called equivalent, or one the ledger saw survive that no row judges."""
+    verdicts, problems = page_verdicts(page_path)
+    for key, (outcome, _) in sorted(read_ledger(ledger_path).items()):
+        verdict = verdicts.get(key, (None, 0))[0]
+        if outcome == "caught" and verdict == "equivalent":
+            problems.append(f"`{key}` is called equivalent, but the ledger's run caught it")
+        if outcome == "missed" and verdict not in ("killed", "equivalent"):
+            problems.append(f"`{key}` survived the ledger's run, and no row says it is killed or equivalent")
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+def check(list_path, missed_path, page_path):
+    """Exit 1 unless every missed mutant's exact key is judged "equivalent" on the page: a
+    mutant the page calls killed, or that only shares a description with an equivalent one,
+    has survived a test meant to catch it."""
+    named = keys(read_lines(list_path))
+    verdicts, problems = page_verdicts(page_path)
+    for p in problems:
+        print(p)
+    unexplained = []
+    for name in read_lines(missed_path):
+        key = named.get(name, NAME.sub(r"\1: \4", name))
+        verdict = verdicts.get(key, (None, 0))[0]
+        if verdict != "equivalent":
+            unexplained.append(f"{key}" + (f" (the page says {verdict})" if verdict else ""))
+    if unexplained:
+        print("survivors not explained in docs/mutants.md (kill each with a test or explain it):")
+        for u in unexplained:
+            print(u)
+    return 1 if problems or unexplained else 0
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "select":
         select(argv[2], argv[3])
@@ -126,6 +220,10 @@ def main(argv):
         record(argv[2], argv[3], argv[4], argv[5])
     elif len(argv) == 4 and argv[1] == "status":
         status(argv[2], argv[3])
+    elif len(argv) == 4 and argv[1] == "page":
+        return page(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "check":
+        return check(argv[2], argv[3], argv[4])
     else:
         print(__doc__, file=sys.stderr)
         return 2

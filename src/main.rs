@@ -268,6 +268,9 @@ fn main() -> ExitCode {
             let stdout = std::io::stdout().lock();
             match protocol::serve(stdin, stdout, no_fsync) {
                 Ok(()) => ExitCode::SUCCESS,
+                // The client closed its end of the replies: the session is over, as when it
+                // closes the requests; every call answered before was made.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("editref serve: {e}");
                     ExitCode::from(1)

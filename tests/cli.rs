@@ -352,6 +352,31 @@ fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
     )
 }
 
+/// An edit named by its absolute path prints a diff whose headers name it as git does,
+/// `a/…/f.txt`, not `a//…/f.txt`; the file holds the edit.
+#[test]
+fn the_diff_of_an_absolute_path_has_no_double_slash() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = d.join("f.txt");
+    std::fs::write(&file, b"one\r\n").unwrap();
+    let path = file.to_str().unwrap();
+    let (code, out, err) = run(
+        &["edit", path, "--old-string", "one", "--new-string", "two"],
+        d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let name = path.trim_start_matches('/');
+    assert!(
+        out.starts_with(&format!(
+            "--- a/{name}\n+++ b/{name}\n@@ -1,1 +1,1 @@\n-one\n+two\n"
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("a//") && !out.contains("b//"), "{out}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"two\r\n");
+}
+
 #[test]
 fn human_subcommands_and_exit_codes() {
     let dir = tempfile::tempdir().unwrap();
@@ -543,6 +568,13 @@ fn conform_runs_the_harness_beside_the_binary_with_the_same_arguments() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(std::fs::read(&record).unwrap(), b"--help\n");
+    // `--version` is the harness's too: passed on, not taken as editref's own.
+    let out = Command::new(&exe)
+        .args(["conform", "--version"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(std::fs::read(&record).unwrap(), b"--version\n");
 
     // Without a harness beside it (and none on PATH), a usage error that says how to get one.
     std::fs::remove_file(&harness).unwrap();

@@ -226,6 +226,46 @@ fn a_refused_write_leaves_nothing_in_the_tree_or_the_state_directory() {
     assert!(!h.state.exists());
 }
 
+/// An undo run from another directory than the write looks in that directory's journal and
+/// finds nothing: the refusal names the journal it looked in and its root, so the person sees
+/// why (and where the write is: under the project's root). The file stays as the edit left it.
+#[test]
+fn an_undo_from_another_directory_names_the_journal_it_looked_in() {
+    let h = Home::new();
+    h.put("f.txt", b"one\n");
+    h.ok(&edit_args("one", "two"));
+    let parent = h.root.parent().unwrap();
+    let out = h
+        .command(&["undo", "My Project/f.txt", "--no-fsync"])
+        .current_dir(parent)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The parent's journal: its name made safe (a temp directory's leading `.` made `_`).
+    let hash = xxhash_rust::xxh3::xxh3_64(parent.as_os_str().as_encoded_bytes());
+    let name = parent.file_name().unwrap().to_str().unwrap();
+    let name = name
+        .strip_prefix('.')
+        .map_or(name.to_string(), |n| format!("_{n}"));
+    let looked_in = h.state.join(format!("editref/undo/{name}-{hash:016x}"));
+    let expected = format!(
+        "editref: refused (nothing_to_undo): No write of 'My Project/f.txt' is recorded in the \
+         undo journal of {} ({}), so there is nothing to undo.",
+        parent.display(),
+        looked_in.display()
+    );
+    assert!(err.starts_with(&expected), "{err}\nexpected: {expected}");
+    assert!(
+        err.contains("each root keeps a journal of its own"),
+        "{err}"
+    );
+    assert_eq!(h.get("f.txt"), b"two\n");
+    // From the project itself, the same undo finds the write.
+    h.ok(&["undo", "f.txt", "--no-fsync"]);
+    assert_eq!(h.get("f.txt"), b"one\n");
+}
+
 #[test]
 fn undo_dir_and_no_undo_keep_their_meaning() {
     let h = Home::new();

@@ -274,6 +274,27 @@ fn help_texts_carry_no_rule_ids() {
     }
 }
 
+/// A deletion takes the line break after it when the old text stops short of one (EDIT-2),
+/// which other tools do not do: `editref edit --help` says so, and so does the man page,
+/// generated from the same definition.
+#[test]
+fn edit_help_says_a_deleted_line_takes_its_line_break() {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = "when the old text does not end with a line break, the line break right after \
+                it goes too: deleting all the text of a line deletes the line itself";
+    let dir = tempfile::tempdir().unwrap();
+    for flag in ["--help", "-h"] {
+        let r = run(&["edit", flag], dir.path());
+        assert_eq!(r.code, 0, "{}", r.err);
+        assert!(words(&r.out).contains(said), "edit {flag}:\n{}", r.out);
+    }
+    let man = dir.path().join("man");
+    let r = run(&["man", "--out", man.to_str().unwrap()], dir.path());
+    assert_eq!(r.code, 0, "{}", r.err);
+    let page = std::fs::read_to_string(man.join("editref-edit.1")).unwrap();
+    assert!(words(&page).contains(said), "{page}");
+}
+
 #[test]
 fn bash_completes_subcommands_and_flags() {
     let dir = tempfile::tempdir().unwrap();

@@ -506,3 +506,50 @@ fn the_help_is_complete_and_agrees_with_the_readme() {
         "conformance/README.md must say: {kept}"
     );
 }
+
+/// `--version` (and `-V`) print the harness's version and exit 0, as `editref --version` does;
+/// they are not a usage error.
+#[test]
+fn the_version_is_printed() {
+    for flag in ["--version", "-V"] {
+        let run = conform(&[flag]);
+        assert_eq!(run.status.code(), Some(0), "{flag}: {}", text(&run.stderr));
+        assert_eq!(
+            text(&run.stdout),
+            format!("editref conform {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+/// A run whose reader has gone (stdout a pipe closed at the other end, as `| head` leaves it)
+/// still runs every case, writes its reports and exits with the run's own status, quietly:
+/// printing its summary used to panic and exit 101.
+#[test]
+fn a_run_into_a_closed_pipe_ends_with_its_own_status() {
+    let corpus = Corpus::new(&[
+        ("edit/passes", &edit_case("core", PASSES)),
+        ("edit/fails", &edit_case("core", FAILS)),
+    ]);
+    let run = |only: &str, report: &str| {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(BIN)
+            .args([
+                "--builtin",
+                "--corpus",
+                corpus.path(),
+                "--only",
+                only,
+                "--report",
+            ])
+            .arg(corpus.report(report))
+            .stdout(writer)
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out.stderr))
+    };
+    assert_eq!(run("edit/passes", "passes"), (Some(0), String::new()));
+    assert!(corpus.report("passes").join("report.json").is_file());
+    assert_eq!(run("edit/*", "both"), (Some(1), String::new()));
+    assert_eq!(read_report(&corpus.report("both"))["totals"]["fail"], 1);
+}

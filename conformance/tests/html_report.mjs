@@ -35,6 +35,14 @@ await inspect(process.argv[2], async (page, seen) => {
   await failing.locator('summary').click();
   out.detailsSummary = await failing.locator('summary').textContent();
   out.detailsText = await failing.locator('dl').innerText();
+  await page.selectOption('select[name=level]', '');
+  await page.selectOption('select[name=class]', 'data');
+  out.data = await visible();
+  out.dataShown = await shown();
+  await page.selectOption('select[name=class]', 'contract');
+  out.contract = await visible();
+  await page.selectOption('select[name=class]', 'presentation');
+  out.presentation = await visible();
   out.errors = seen.errors;
   return out;
 });

@@ -16,10 +16,11 @@ use std::process::Command;
 use support::browser::{ensure_playwright, tool_dir, CHROMIUM};
 
 const BIN: &str = env!("CARGO_BIN_EXE_editref-conform");
-/// A corpus of four cases in two areas: one core failure, one difference, two passes.
+/// A corpus of five cases in three areas: a core case that loses data, one whose reply breaks
+/// the contract, one difference, two passes.
 fn corpus(dir: &Path) {
     std::fs::write(dir.join("VERSION"), "0.1.0\n").unwrap();
-    let case = |id: &str, level: &str, expect: &str| {
+    let case = |id: &str, level: &str, expect: &str, after: &str| {
         let file = dir.join("cases").join(format!("{id}.yaml"));
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(
@@ -28,19 +29,23 @@ fn corpus(dir: &Path) {
                 "id: {id}\ntitle: Edit of <{id}>\nspec: [EDIT-1, MATCH-3]\nlevel: {level}\nrequires: [read, edit]\nsince: \"0.1.0\"\n\
                  files:\n  a.txt: {{text: \"one\\n\"}}\nsteps:\n  - call: {{tool: Read, input: {{file_path: a.txt}}}}\n  \
                  - call: {{tool: Edit, input: {{file_path: a.txt, old_string: one, new_string: \"1\"}}}}\n    expect: {expect}\n\
-                 expect_files:\n  a.txt: {{text: \"1\\n\"}}\n"
+                 expect_files:\n  a.txt: {{text: \"{after}\\n\"}}\n"
             ),
         )
         .unwrap();
     };
-    case("edit/fails", "core", "{error: ambiguous}");
-    case("edit/passes", "core", "{ok: true}");
+    case("edit/fails", "core", "{error: ambiguous}", "1");
+    case("edit/passes", "core", "{ok: true}", "1");
     case(
         "eol/differs",
         "implementation-defined",
         "{error: ambiguous}",
+        "1",
     );
-    case("eol/passes", "extended", "{ok: true}");
+    case("eol/passes", "extended", "{ok: true}", "1");
+    // The file the case expects is not the one the edit leaves: a data failure, listed first
+    // although its id sorts last.
+    case("zone/loses-bytes", "core", "{ok: true}", "2");
 }
 
 #[test]
@@ -101,28 +106,43 @@ fn the_report_renders_and_its_filters_work_in_chromium() {
         serde_json::json!([]),
         "no script error, nothing fetched"
     );
-    assert_eq!(v["rows"], 4);
-    // Failures first: the page opens on the cases to look at.
-    assert_eq!(ids("initial"), ["edit/fails", "eol/differs"]);
-    assert_eq!(v["initialShown"], "2");
+    assert_eq!(v["rows"], 5);
+    // Failures first, data failures before the rest: the page opens on the cases to look at,
+    // the gravest first.
+    assert_eq!(
+        ids("initial"),
+        ["zone/loses-bytes", "edit/fails", "eol/differs"]
+    );
+    assert_eq!(v["initialShown"], "3");
     assert_eq!(
         ids("all"),
-        ["edit/fails", "edit/passes", "eol/differs", "eol/passes"]
+        [
+            "zone/loses-bytes",
+            "edit/fails",
+            "eol/differs",
+            "edit/passes",
+            "eol/passes"
+        ]
     );
-    assert_eq!(v["allShown"], "4");
+    assert_eq!(v["allShown"], "5");
     assert_eq!(ids("eol"), ["eol/differs", "eol/passes"]);
     assert_eq!(ids("differs"), ["eol/differs"]);
-    assert_eq!(ids("coreFailing"), ["edit/fails"]);
+    assert_eq!(ids("coreFailing"), ["zone/loses-bytes", "edit/fails"]);
     assert_eq!(v["detailsOpenBefore"], false);
-    assert_eq!(v["detailsSummary"], "Edit of <edit/fails>");
+    assert_eq!(v["detailsSummary"], "Edit of <zone/loses-bytes>");
     let details = v["detailsText"].as_str().unwrap();
     for needle in [
         "rules",
         "EDIT-1, MATCH-3",
-        "cases/edit/fails.yaml",
+        "cases/zone/loses-bytes.yaml",
         "a.txt: text \"one\\n\"",
         "expected",
     ] {
         assert!(details.contains(needle), "{needle} not in {details}");
     }
+    // The class filter: the failures of one class, whatever else a case failed.
+    assert_eq!(ids("data"), ["zone/loses-bytes"]);
+    assert_eq!(v["dataShown"], "1");
+    assert_eq!(ids("contract"), ["edit/fails", "eol/differs"]);
+    assert_eq!(ids("presentation"), Vec::<String>::new());
 }

@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+from cargo_target import release_bin
+
 from . import ROOT
 from .cases import build_cases, build_durable_copy
 from .charts import svg, trend_svg
@@ -38,7 +40,7 @@ def main(doc):
     if not editref:
         subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "editref"], cwd=ROOT,
                        check=True)
-        editref = os.path.join(ROOT, "target", "release", "editref")
+        editref = release_bin(ROOT, "editref")
     durable_copy = build_durable_copy(args.work)
     paths = generate(args.work)
     only = set(args.only.split(",")) if args.only else None

@@ -48,7 +48,9 @@ pub enum Command {
         /// The exact text to replace.
         #[arg(long, allow_hyphen_values = true)]
         old_string: String,
-        /// The text to put in its place.
+        /// The text to put in its place. An empty one deletes the old text, and when the old
+        /// text does not end with a line break, the line break right after it goes too:
+        /// deleting all the text of a line deletes the line itself.
         #[arg(long, allow_hyphen_values = true)]
         new_string: String,
         /// Replace every occurrence instead of requiring exactly one.

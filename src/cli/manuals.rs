@@ -33,10 +33,14 @@ pub fn man(out: Option<&Path>) -> ExitCode {
         Some(dir) => {
             let written =
                 std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(cmd, dir));
-            if written.is_ok() {
-                println!("man pages written to {}", dir.display());
+            if written.is_err() {
+                return finish(written, "the man pages");
             }
-            finish(written, "the man pages")
+            // The pages are written; saying where is a courtesy a closed pipe may decline.
+            finish(
+                writeln!(std::io::stdout(), "man pages written to {}", dir.display()),
+                "where the man pages went",
+            )
         }
     }
 }

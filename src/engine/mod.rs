@@ -18,6 +18,7 @@ use std::borrow::Cow;
 mod blocks;
 mod conflicts;
 mod index;
+mod likeness;
 mod multi;
 mod pieces;
 mod step;
@@ -267,6 +268,41 @@ mod tests {
             "{}",
             f.error.message
         );
+    }
+
+    /// MATCH-6: a region that differs from the old string only in whitespace, in indentation
+    /// (tabs where the model wrote spaces) or in quotes is said to, instead of "100% similar",
+    /// which would not tell the model what to change.
+    #[test]
+    fn match_6_a_region_that_differs_only_in_layout_or_quotes_says_which() {
+        let message = |text: &str, old: &str| {
+            apply(text, &[req(old, "x", false)])
+                .unwrap_err()
+                .error
+                .message
+        };
+        let m = message("let  x = 1;\n", "let x = 1;");
+        assert!(
+            m.contains("The closest text is at line 1; it differs from old_string only in whitespace (spaces, tabs or line breaks):\nlet  x = 1;"),
+            "{m}"
+        );
+        let m = message(
+            "fn f() {\n\tif x {\n\t\treturn 1;\n\t}\n}\n",
+            "    if x {\n        return 1;",
+        );
+        assert!(
+            m.contains("The closest text is at lines 2-3; it differs from old_string only in indentation (the file indents with tabs where old_string has spaces):\n\tif x {\n\t\treturn 1;"),
+            "{m}"
+        );
+        let m = message("print('yes')\n", "print(\"yes\")");
+        assert!(
+            m.contains("The closest text is at line 1; it differs from old_string only in quotes (the file has ' where old_string has \"):\nprint('yes')"),
+            "{m}"
+        );
+        assert!(!m.contains("% similar"), "{m}");
+        // A real difference keeps its percentage.
+        let m = message("print('no')\n", "print(\"yes\")");
+        assert!(m.contains("The closest text is at line 1 ("), "{m}");
     }
 
     #[test]

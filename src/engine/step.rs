@@ -7,6 +7,7 @@
 //! fallback, an empty `old_string`, every refusal — on the text as the earlier edits left it,
 //! so that every answer, and the wording of every error, is this module's.
 
+use super::likeness::likeness;
 use super::{shown, EditReport, EditRequest};
 use crate::error::{msg, Code, ToolError};
 use crate::matching::{closest_regions, Haystack, Hint};
@@ -102,6 +103,16 @@ fn line_range(h: &Hint) -> String {
     }
 }
 
+/// How close a hint's region is to the old string, as the message says it: what alone the
+/// model must change when that is only whitespace, indentation or quotes (a similarity of 100 %
+/// would hide it), else the similarity.
+fn how_close(h: &Hint, old: &str) -> String {
+    match likeness(&h.text, old) {
+        Some(l) => format!("; it differs from old_string only in {}", l.words()),
+        None => format!(" ({}% similar)", h.similarity),
+    }
+}
+
 /// A hint as the error's `hint` field carries it (SPEC §13.2).
 fn hint_json(h: &Hint) -> serde_json::Value {
     serde_json::json!({
@@ -130,16 +141,16 @@ fn match_spans(
         let hint_json = match hints.split_first() {
             Some((best, others)) => {
                 message.push_str(&format!(
-                    "\nThe closest text is at {} ({}% similar):\n{}",
+                    "\nThe closest text is at {}{}:\n{}",
                     line_range(best),
-                    best.similarity,
+                    how_close(best, &r.old),
                     shown(&best.text)
                 ));
                 for h in others {
                     message.push_str(&format!(
-                        "\nAlso close, at {} ({}% similar):\n{}",
+                        "\nAlso close, at {}{}:\n{}",
                         line_range(h),
-                        h.similarity,
+                        how_close(h, &r.old),
                         shown(&h.text)
                     ));
                 }

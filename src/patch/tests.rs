@@ -190,6 +190,21 @@ fn write_patch_of_empty_old_text() {
     );
 }
 
+/// An absolute path is named in the headers without its leading slash, as git names one:
+/// `a/tmp/f`, never `a//tmp/f`; both builders of the text agree.
+#[test]
+fn an_absolute_path_is_named_without_a_double_slash() {
+    let p = Patch::whole_text("/tmp/f", "a\n", "b\n");
+    assert!(
+        p.diff().starts_with("--- a/tmp/f\n+++ b/tmp/f\n@@"),
+        "{}",
+        p.diff()
+    );
+    assert_eq!(unified_diff("/tmp/f", &p.hunks()), p.diff());
+    let relative = Patch::whole_text("tmp/f", "a\n", "b\n");
+    assert_eq!(relative.diff(), p.diff());
+}
+
 #[test]
 fn edit_6_a_rename_on_every_line_is_one_change_known_from_its_spans() {
     // replace_all whose hits sit on consecutive lines: every line is its own one-line region,

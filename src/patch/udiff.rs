@@ -54,6 +54,13 @@ pub fn structured_patch(old: &str, replacements: &[Replacement]) -> Vec<Hunk> {
     Patch::new("", old, replacements).hunks()
 }
 
+/// `path` as the `a/` and `b/` headers name it: an absolute path without its leading slashes, as
+/// git writes one (`a/tmp/x`), so that the header is not `a//tmp/x`, which patch tools read as
+/// another path than the one given.
+fn header_name(path: &str) -> &str {
+    path.trim_start_matches('/')
+}
+
 /// Appends the lines of `text` to the diff, each with `prefix` and ended by `\n`; a last line
 /// without a final newline is followed by the marker line.
 fn push_lines(diff: &mut String, prefix: char, text: &str) {
@@ -117,10 +124,11 @@ pub(super) fn build(path: &str, old: &str, changes: &[Change<'_>], added: &str) 
         .sum();
     let most = 2 * old.len() + 2 * added.len() + 64 * changes.len() + 4096;
     let mut diff = String::with_capacity(2 * path.len() + 16 + per_change.min(most));
+    let name = header_name(path);
     diff.push_str("--- a/");
-    diff.push_str(path);
+    diff.push_str(name);
     diff.push_str("\n+++ b/");
-    diff.push_str(path);
+    diff.push_str(name);
     diff.push('\n');
     let mut hunks = Vec::new();
     let mut i = 0;
@@ -193,7 +201,8 @@ pub fn unified_diff(path: &str, hunks: &[Hunk]) -> String {
         .map(|h| 40 + h.lines.iter().map(|l| l.len() + 1).sum::<usize>())
         .sum();
     let mut out = String::with_capacity(2 * path.len() + 16 + body);
-    out.push_str(&format!("--- a/{path}\n+++ b/{path}\n"));
+    let name = header_name(path);
+    out.push_str(&format!("--- a/{name}\n+++ b/{name}\n"));
     for h in hunks {
         let os = if h.old_lines == 0 {
             h.old_start - 1

@@ -38,15 +38,21 @@ pub fn run(session: &Session, input: UndoInput) -> ToolResult<UndoOutput> {
         .map_err(|e| ToolError::io("Could not read the undo journal", &e))?;
     let steps = usize::try_from(input.steps).unwrap_or(usize::MAX);
     if units.len() < steps {
+        let journal = journal_named(config);
         let message = match units.len() {
             0 => format!(
-                "No write of '{}' is recorded in the undo journal, so there is nothing to undo. \
-                 Only writes made by these tools can be undone.",
-                r.given
+                "No write of '{}' is recorded in {journal}, so there is nothing to undo. Only \
+                 writes made by these tools can be undone{}.",
+                r.given,
+                if config.root.is_some() {
+                    ", and each root keeps a journal of its own: a write made in a session with \
+                     another root, or another working directory, is in that one's journal"
+                } else {
+                    ""
+                }
             ),
             n => format!(
-                "Only {n} write{} of '{}' {} recorded in the undo journal; ask for at most {n} \
-                 step{}.",
+                "Only {n} write{} of '{}' {} recorded in {journal}; ask for at most {n} step{}.",
                 if n == 1 { "" } else { "s" },
                 r.given,
                 if n == 1 { "is" } else { "are" },
@@ -75,6 +81,20 @@ pub fn run(session: &Session, input: UndoInput) -> ToolResult<UndoOutput> {
         file_path: input.file_path,
         undone,
     })
+}
+
+/// The journal an undo looked in, as a refusal names it: the root it serves and its directory
+/// (UNDO-7), so that an undo run from another directory than the write says where it looked
+/// instead of only that it found nothing.
+fn journal_named(config: &crate::undo::UndoConfig) -> String {
+    match &config.root {
+        Some(root) => format!(
+            "the undo journal of {} ({})",
+            root.display(),
+            config.dir.display()
+        ),
+        None => format!("the undo journal in {}", config.dir.display()),
+    }
 }
 
 /// UNDO-6: the refusal of a unit whose old bytes of `shown` (`len` bytes) were not kept.

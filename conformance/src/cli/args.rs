@@ -18,7 +18,7 @@ use std::path::PathBuf;
                   Cases run in parallel (--jobs), each in a sandbox of its own.",
     after_help = EXIT_STATUS,
     args_conflicts_with_subcommands = true,
-    disable_version_flag = true
+    version = editref::VERSION
 )]
 pub(super) struct ConformCli {
     #[command(subcommand)]

@@ -105,7 +105,7 @@ pub(super) fn bench_cmd(args: &RunArgs) -> u8 {
         results,
     };
     let markdown = report.to_markdown();
-    print!("{markdown}");
+    say_raw!("{markdown}");
     let mut code = u8::from(
         report
             .results
@@ -116,9 +116,9 @@ pub(super) fn bench_cmd(args: &RunArgs) -> u8 {
     if let Some(base) = &baseline {
         match compare(&report, base, b.max_regression) {
             Ok(c) => {
-                println!("\nAgainst the baseline ({}):\n\n{}", base.started, c.table);
+                say!("\nAgainst the baseline ({}):\n\n{}", base.started, c.table);
                 if !c.regressions.is_empty() {
-                    println!(
+                    say!(
                         "Slower than +{}%: {}",
                         b.max_regression,
                         c.regressions.join(", ")

@@ -106,7 +106,7 @@ pub(super) fn fuzz_cmd(args: &RunArgs) -> u8 {
         bar.finish_and_clear();
     }
     other.shutdown();
-    print!("{}", summary(&outcome, seed));
+    say_raw!("{}", summary(&outcome, seed));
     if let Some(dir) = &f.findings {
         let json = summary_json(&outcome, seed, &format!("{} {}", hello.name, hello.version));
         let path = dir.join("fuzz-summary.json");

@@ -9,6 +9,27 @@
 //! `subcommands` holds `manifest` and `matrix`. This file parses the arguments and dispatches;
 //! its tests drive the whole command line through [`run_cli`], as a user would.
 
+/// `println!` for what the harness tells a person on stdout, except that a reader that has
+/// gone (`editref conform … | head`) is no error: the run goes on, writes its reports and ends
+/// with its own exit status, where `println!` would panic and exit 101. The reports and the
+/// status are the run's result; these lines only show it.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, $($arg)*);
+    }};
+}
+
+/// `print!` with the same leniency as `say!`.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = write!(out, $($arg)*).and_then(|()| out.flush());
+    }};
+}
+
 mod args;
 mod bench_cmd;
 mod browse;

@@ -132,7 +132,7 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
         Some(p) => match plan::rerun_ids(p, &corpus) {
             Err(e) => return usage(&e),
             Ok((ids, _)) if ids.is_empty() => {
-                println!(
+                say!(
                     "nothing to rerun: {} records no case that failed",
                     p.display()
                 );
@@ -304,7 +304,7 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             .filter(|c| c.status.needs_attention() && dir.join(&c.id).is_dir())
             .count();
         if kept > 0 {
-            println!(
+            say!(
                 "sandboxes of the {} that did not pass are kept in {} (as <area>/<name>/sandbox)",
                 count(kept, "case", "cases"),
                 dir.display()

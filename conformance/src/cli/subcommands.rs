@@ -58,7 +58,7 @@ pub(super) fn manifest_cmd(corpus: Option<PathBuf>, check: bool) -> u8 {
         };
         let diff = manifest::differences(&on_disk, &corpus);
         if diff.is_empty() {
-            println!(
+            say!(
                 "{} is up to date ({} cases)",
                 path.display(),
                 corpus.cases.len()
@@ -77,7 +77,7 @@ pub(super) fn manifest_cmd(corpus: Option<PathBuf>, check: bool) -> u8 {
     } else {
         match std::fs::write(&path, manifest::render(&corpus)) {
             Ok(()) => {
-                println!(
+                say!(
                     "wrote {} ({} cases, corpus {})",
                     path.display(),
                     corpus.cases.len(),
@@ -125,7 +125,7 @@ pub(super) fn matrix_cmd(paths: &[PathBuf], not_run: &[String], out: &Path) -> u
         .and_then(|_| std::fs::write(out.join("readme-section.md"), m.readme_section(&base)));
     match written {
         Ok(()) => {
-            println!(
+            say!(
                 "wrote matrix.md, matrix.html, matrix.svg and readme-section.md into {} ({} implementations, {} not run)",
                 out.display(),
                 reports.len(),

@@ -31,7 +31,7 @@ pub(super) fn count(n: usize, one: &str, many: &str) -> String {
 pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
     if !quiet && !listed_live {
         for c in report.cases.iter().filter(|c| c.status.needs_attention()) {
-            println!("{}", case_line(c));
+            say!("{}", case_line(c));
         }
     }
     let counts: Vec<String> = report
@@ -40,7 +40,7 @@ pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
         .filter(|(s, n)| **n > 0 || **s == Status::Pass)
         .map(|(s, n)| format!("{n} {s}"))
         .collect();
-    println!(
+    say!(
         "{}: {}, {} (corpus {}, {:.1} s)",
         report.label(),
         count(report.cases.len(), "case", "cases"),
@@ -49,7 +49,7 @@ pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
         report.duration_ms as f64 / 1000.0
     );
     match &report.certification.highest {
-        Some(l) => println!("certified: {l}"),
+        Some(l) => say!("certified: {l}"),
         None => {
             let not_passed: Vec<&CaseRecord> = report
                 .cases
@@ -61,12 +61,12 @@ pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
                 .filter(|c| c.status == Status::Skip)
                 .count();
             match (not_passed.len(), skipped) {
-                (0, _) => println!("not certified"),
-                (n, 0) => println!(
+                (0, _) => say!("not certified"),
+                (n, 0) => say!(
                     "not certified: {} did not pass",
                     count(n, "core case", "core cases")
                 ),
-                (n, s) => println!(
+                (n, s) => say!(
                     "not certified: {} did not pass ({s} skipped for want of a feature)",
                     count(n, "core case", "core cases")
                 ),
@@ -74,7 +74,7 @@ pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
         }
     }
     if let Some(line) = report.classes_line() {
-        println!("by class: {line}");
+        say!("by class: {line}");
     }
     if let Some(line) = slow_line(report) {
         println!("{line}");
@@ -83,7 +83,7 @@ pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
         .into_iter()
         .flatten()
     {
-        println!("{note}");
+        say!("{note}");
     }
 }
 
@@ -109,5 +109,5 @@ pub(super) fn slow_line(report: &Report) -> Option<String> {
 pub(super) fn print_where(dir: &Path) {
     let shown = dir.display().to_string();
     let sep = if shown.ends_with('/') { "" } else { "/" };
-    println!("reports in {shown}{sep}: {}", Report::FILES.join(", "));
+    say!("reports in {shown}{sep}: {}", Report::FILES.join(", "));
 }
