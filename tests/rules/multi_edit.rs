@@ -136,3 +136,12 @@ fn multi_1_edit_2_a_deletion_at_every_hit_takes_each_line_break() {
     assert_eq!(t.get("f.txt"), b"aB\n");
     t.assert_no_residue();
 }
+
+#[test]
+fn multi_5_edit_7_a_dry_run_leaves_the_read_state_as_it_was() {
+    sb().dry_run_keeps_the_read_state(
+        "MultiEdit",
+        json!({"file_path": "f.txt", "dry_run": true, "edits": [
+            {"old_string": "be", "new_string": "BE"}, {"old_string": "ta", "new_string": "TA"}]}),
+    );
+}
