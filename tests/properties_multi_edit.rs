@@ -20,7 +20,7 @@ mod property_support;
 
 use editref::engine::{apply, apply_with_layout, Applied, EditRequest};
 use editref::Code;
-use property_support::matching::{find, restyle};
+use property_support::matching::{find, fold, restyle};
 use proptest::prelude::*;
 
 /// One edit as the model takes it.
@@ -226,8 +226,13 @@ fn edit() -> impl Strategy<Value = Edit> {
 enum Source {
     /// As generated.
     Drawn,
-    /// Up to `len` characters of the text as it stands at the edit's turn, from `at`.
-    Text { at: prop::sample::Index, len: usize },
+    /// Up to `len` characters of the text as it stands at the edit's turn, from `at`; with
+    /// `retype`, its curly quotes straightened, which only MATCH-2 finds again.
+    Text {
+        at: prop::sample::Index,
+        len: usize,
+        retype: bool,
+    },
     /// Up to `len` characters of an earlier edit's `new_string` (`back` picks which: the one
     /// just before or any further back), from `at`.
     Earlier {
@@ -240,8 +245,8 @@ enum Source {
 fn source() -> impl Strategy<Value = Source> {
     prop_oneof![
         2 => Just(Source::Drawn),
-        3 => (any::<prop::sample::Index>(), 1usize..8)
-            .prop_map(|(at, len)| Source::Text { at, len }),
+        3 => (any::<prop::sample::Index>(), 1usize..8, any::<bool>())
+            .prop_map(|(at, len, retype)| Source::Text { at, len, retype }),
         2 => (any::<prop::sample::Index>(), any::<prop::sample::Index>(), 1usize..5)
             .prop_map(|(back, at, len)| Source::Earlier { back, at, len }),
     ]
@@ -267,9 +272,16 @@ fn case() -> impl Strategy<Value = (String, Vec<Edit>)> {
             let k = edits.len();
             let old = match src {
                 Source::Drawn => None,
-                Source::Text { at, len } => model(&original, &edits)
+                Source::Text { at, len, retype } => model(&original, &edits)
                     .ok()
-                    .and_then(|(now, _)| cut(&now, at, len)),
+                    .and_then(|(now, _)| cut(&now, at, len))
+                    .map(|c| {
+                        if retype {
+                            c.chars().map(fold).collect()
+                        } else {
+                            c
+                        }
+                    }),
                 Source::Earlier { back, at, len } if k > 0 => {
                     cut(&edits[k - 1 - back.index(k)].new, at, len)
                 }
