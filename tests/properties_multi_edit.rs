@@ -1,18 +1,26 @@
 //! MultiEdit against a deliberately naive model (MULTI-1..4): every edit applied in turn to the
 //! whole text held in one `String`, found by trying every offset, with the spec's rules written
-//! out again in the plainest way — MATCH-1/3, the curly-quote fallback of MATCH-2, the REPAIR-1/2
-//! desanitizing with REPAIR-4's "only when the text as given is absent", MULTI-2, EDIT-2 and
-//! ALIAS-5's expected count.
+//! out again in the plainest way — MATCH-1/3, the curly-quote fallback of MATCH-2 and the
+//! restyling of MATCH-4 (`property_support/matching.rs`), the REPAIR-1/2 desanitizing with
+//! REPAIR-4's "only when the text as given is absent", MULTI-2, EDIT-2 and ALIAS-5's expected
+//! count.
 //!
 //! The engine keeps the text of a MultiEdit in blocks and finds most needles through an index
 //! built once; a needle may start in one block and end in another, across text an earlier
 //! edit put in, inside hits that overlap, or only through a repair or the quote fallback. The
 //! texts and strings here are made of a handful of pieces so that all of that happens often,
 //! and every run is checked in several layouts (blocks of 1 to 64 bytes, every needle indexed,
-//! none, or only the short ones) as well as through `apply` itself.
+//! none, or only the short ones) as well as through `apply` itself. Many edits are cut from
+//! the text as it stands at their turn, so that runs of edits get far; others from the
+//! `new_string` of an earlier edit, near or far back, so that MULTI-2 is asked about every
+//! earlier edit, not only the last.
+
+#[path = "property_support/mod.rs"]
+mod property_support;
 
 use editref::engine::{apply, apply_with_layout, Applied, EditRequest};
 use editref::Code;
+use property_support::matching::{find, fold, restyle};
 use proptest::prelude::*;
 
 /// One edit as the model takes it.
@@ -26,44 +34,6 @@ struct Edit {
 
 /// What the model reports per edit: old_string, new_string, replacements, repairs.
 type Report = (String, String, usize, Vec<&'static str>);
-
-/// MATCH-2's folding, one character at a time.
-fn fold(c: char) -> char {
-    match c {
-        '\u{2018}' | '\u{2019}' => '\'',
-        '\u{201C}' | '\u{201D}' => '"',
-        c => c,
-    }
-}
-
-/// Non-overlapping hits, left to right, by trying every character offset; byte spans.
-fn naive_hits(text: &str, needle: &str, folded: bool) -> Vec<(usize, usize)> {
-    let map = |c: char| if folded { fold(c) } else { c };
-    let hay: Vec<(usize, char)> = text.char_indices().collect();
-    let pat: Vec<char> = needle.chars().map(map).collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while !pat.is_empty() && i + pat.len() <= hay.len() {
-        if (0..pat.len()).all(|j| map(hay[i + j].1) == pat[j]) {
-            let end = hay.get(i + pat.len()).map_or(text.len(), |&(b, _)| b);
-            out.push((hay[i].0, end));
-            i += pat.len();
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-/// MATCH-1, then MATCH-2 only when MATCH-1 finds nothing.
-fn find(text: &str, needle: &str) -> (Vec<(usize, usize)>, bool) {
-    let exact = naive_hits(text, needle, false);
-    if exact.is_empty() {
-        (naive_hits(text, needle, true), true)
-    } else {
-        (exact, false)
-    }
-}
 
 /// REPAIR-1/2/4 for the one abbreviation the generators use (`<n>` for `<name>`): it fires only
 /// when old_string does not occur and its long form does, and then applies to new_string too.
@@ -100,7 +70,7 @@ fn model(original: &str, edits: &[Edit]) -> Result<(String, Vec<Report>), (usize
             reports.push((text.clone(), new.clone(), 1, repairs));
             text = new.clone();
         } else {
-            let (hits, _) = find(&text, &old);
+            let (hits, folded) = find(&text, &old);
             if hits.is_empty() {
                 return Err((k, Code::NotFound));
             }
@@ -110,16 +80,27 @@ fn model(original: &str, edits: &[Edit]) -> Result<(String, Vec<Report>), (usize
             if hits.len() > 1 && !e.all {
                 return Err((k, Code::Ambiguous));
             }
+            // MATCH-4: at a hit found through the folding, each hit's own text and neighbours
+            // decide the quotes written.
+            let styled = |(s, e): (usize, usize)| {
+                if folded {
+                    let before = text[..s].chars().next_back();
+                    restyle(&new, &text[s..e], before, text[e..].chars().next())
+                } else {
+                    new.clone()
+                }
+            };
             // EDIT-2: a deletion of text that does not end a line takes the break after it.
             let eat = new.is_empty() && !old.ends_with('\n');
             let first = &text[hits[0].0..hits[0].1];
-            reports.push((first.to_string(), new.clone(), hits.len(), repairs));
+            reports.push((first.to_string(), styled(hits[0]), hits.len(), repairs));
             let mut out = String::new();
             let mut at = 0;
             for &(s, e) in &hits {
+                let w = styled((s, e));
                 let s = s.max(at);
                 out.push_str(&text[at..s]);
-                out.push_str(&new);
+                out.push_str(&w);
                 at = if eat && text[e..].starts_with('\n') {
                     e + 1
                 } else {
@@ -155,8 +136,8 @@ fn outcome(original: &str, applied: Applied) -> (String, Vec<Report>) {
     (out, reports)
 }
 
-/// Pieces of file text: repeats, line breaks, a two-byte letter, straight and curly quotes, and
-/// the long form of the abbreviation a repair expands.
+/// Pieces of file text: repeats, line breaks, a two-byte letter, straight and curly quotes,
+/// what opens a quote (`(`), and the long form of the abbreviation a repair expands.
 fn text() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         prop_oneof![
@@ -166,6 +147,7 @@ fn text() -> impl Strategy<Value = String> {
             2 => Just(" "),
             3 => Just("\n"),
             1 => Just("é"),
+            1 => Just("("),
             1 => Just("'"),
             1 => Just("\""),
             1 => Just("\u{2018}"),
@@ -180,7 +162,8 @@ fn text() -> impl Strategy<Value = String> {
     .prop_map(|v| v.concat())
 }
 
-/// Needles: mostly short, from the same pieces, with the abbreviation `<n>`.
+/// Needles: mostly short, from the same pieces, with line breaks, both kinds of quotes, the
+/// abbreviation `<n>`, and `Z`, which only an earlier edit can have written.
 fn old() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         prop_oneof![
@@ -192,16 +175,18 @@ fn old() -> impl Strategy<Value = String> {
             1 => Just("'"),
             1 => Just("\""),
             1 => Just("\u{2019}"),
+            1 => Just("\u{201C}"),
             1 => Just("<n>"),
             1 => Just("x"),
+            1 => Just("Z"),
         ],
         0..5,
     )
     .prop_map(|v| v.concat())
 }
 
-/// Replacements: no straight quotes (so MATCH-4's restyling keeps them as they are), often
-/// empty (EDIT-2), often pieces that complete a needle across the place they are put.
+/// Replacements: often empty (EDIT-2), with straight quotes for MATCH-4 to curl after the
+/// file, often pieces that complete a needle across the place they are put.
 fn new() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         prop_oneof![
@@ -212,6 +197,8 @@ fn new() -> impl Strategy<Value = String> {
             1 => Just(" "),
             1 => Just("é"),
             1 => Just("<n>"),
+            1 => Just("'"),
+            1 => Just("\""),
             1 => Just("\u{201C}"),
         ],
         0..4,
@@ -232,6 +219,81 @@ fn edit() -> impl Strategy<Value = Edit> {
             all: all || expected.is_some(),
             expected,
         })
+}
+
+/// Where an edit's `old_string` comes from.
+#[derive(Debug, Clone)]
+enum Source {
+    /// As generated.
+    Drawn,
+    /// Up to `len` characters of the text as it stands at the edit's turn, from `at`; with
+    /// `retype`, its curly quotes straightened, which only MATCH-2 finds again.
+    Text {
+        at: prop::sample::Index,
+        len: usize,
+        retype: bool,
+    },
+    /// Up to `len` characters of an earlier edit's `new_string` (`back` picks which: the one
+    /// just before or any further back), from `at`.
+    Earlier {
+        back: prop::sample::Index,
+        at: prop::sample::Index,
+        len: usize,
+    },
+}
+
+fn source() -> impl Strategy<Value = Source> {
+    prop_oneof![
+        2 => Just(Source::Drawn),
+        3 => (any::<prop::sample::Index>(), 1usize..8, any::<bool>())
+            .prop_map(|(at, len, retype)| Source::Text { at, len, retype }),
+        2 => (any::<prop::sample::Index>(), any::<prop::sample::Index>(), 1usize..5)
+            .prop_map(|(back, at, len)| Source::Earlier { back, at, len }),
+    ]
+}
+
+/// Up to `len` characters of `s` from the character `at` picks.
+fn cut(s: &str, at: prop::sample::Index, len: usize) -> Option<String> {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.is_empty() {
+        return None;
+    }
+    let from = at.index(chars.len());
+    Some(chars[from..(from + len).min(chars.len())].iter().collect())
+}
+
+/// A text and a run of edits on it: each edit's `old_string` as drawn, cut from the text the
+/// edits before it leave (by the model; when they fail, as drawn), or cut from an earlier
+/// edit's `new_string`.
+fn case() -> impl Strategy<Value = (String, Vec<Edit>)> {
+    (text(), proptest::collection::vec((edit(), source()), 1..9)).prop_map(|(original, drawn)| {
+        let mut edits: Vec<Edit> = Vec::with_capacity(drawn.len());
+        for (mut e, src) in drawn {
+            let k = edits.len();
+            let old = match src {
+                Source::Drawn => None,
+                Source::Text { at, len, retype } => model(&original, &edits)
+                    .ok()
+                    .and_then(|(now, _)| cut(&now, at, len))
+                    .map(|c| {
+                        if retype {
+                            c.chars().map(fold).collect()
+                        } else {
+                            c
+                        }
+                    }),
+                Source::Earlier { back, at, len } if k > 0 => {
+                    cut(&edits[k - 1 - back.index(k)].new, at, len)
+                }
+                Source::Earlier { .. } => None,
+            };
+            if let Some(old) = old {
+                e.old = old;
+            }
+            edits.push(e);
+        }
+        (original, edits)
+    })
 }
 
 fn requests(edits: &[Edit]) -> Vec<EditRequest> {
@@ -335,13 +397,58 @@ fn multi_1_needles_made_at_the_edges_of_an_earlier_edit() {
     }
 }
 
+/// MULTI-2 looks at the `new_string` of every earlier edit, not only the one just before:
+/// conflicts with an edit two or more places back, past edits that wrote something else, a
+/// replace_all and a deletion, in every layout.
+#[test]
+fn multi_2_conflicts_with_an_edit_further_back() {
+    let cases: &[(&str, &[Edit])] = &[
+        (
+            "a b c",
+            &[unique("a", "XY"), unique("b", "Q"), unique("XY", "Z")],
+        ),
+        (
+            "a b c",
+            &[
+                unique("a", "A"),
+                unique("b", "<b>"),
+                unique("c", "C"),
+                every(" ", "_"),
+                unique("<b", "{b"),
+            ],
+        ),
+        (
+            "ab\nab\nx",
+            &[
+                every("a", "Qa"),
+                unique("x", ""),
+                every("b\n", "B\n"),
+                unique("Qa", "q"),
+            ],
+        ),
+    ];
+    for (original, edits) in cases {
+        let want = model(original, edits);
+        prop_assert_conflict(&want, edits.len() - 1);
+        if let Err(e) = check(original, edits) {
+            panic!("{original:?} {edits:?}: {e}");
+        }
+    }
+}
+
+/// The model itself must refuse the last edit with `edit_conflict`, or the example above
+/// checks nothing.
+fn prop_assert_conflict(want: &Result<(String, Vec<Report>), (usize, Code)>, index: usize) {
+    assert_eq!(want.as_ref().err(), Some(&(index, Code::EditConflict)));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     /// MULTI-1..4 with MATCH-1..4, REPAIR-1/2/4, EDIT-2 and ALIAS-5: the final text, every
     /// edit's report, or the failing edit and its code, are the model's — in every layout.
     #[test]
-    fn multi_edit_is_the_naive_model(original in text(), edits in proptest::collection::vec(edit(), 1..9)) {
+    fn multi_edit_is_the_naive_model((original, edits) in case()) {
         check(&original, &edits)?;
     }
 

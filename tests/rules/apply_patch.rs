@@ -222,3 +222,29 @@ fn apply_11_a_failed_batch_takes_back_the_directories_it_made() {
     );
     t.patch_refused(patch(&body), Code::Io, &["keep.txt"], &["new", "other"]);
 }
+
+#[test]
+fn apply_19_a_dry_run_leaves_the_read_state_as_it_was() {
+    sb().dry_run_keeps_the_read_state(
+        "apply_patch",
+        serde_json::json!({
+            "input": "*** Begin Patch\n*** Update File: f.txt\n alpha\n-beta\n+BETA\n*** End Patch\n",
+            "dry_run": true,
+        }),
+    );
+    // A file the session never read stays unread: the dry run is no Read either.
+    let t = sb();
+    t.put("g.txt", b"one\n");
+    let mut input = patch("*** Update File: g.txt\n-one\n+ONE\n*** Add File: h.txt\n+h\n");
+    input.dry_run = true;
+    assert!(t.s.apply_patch(input).unwrap().dry_run);
+    assert_eq!(t.s.read_state().len(), 0);
+    assert_eq!(t.get("g.txt"), b"one\n");
+    assert!(!t.p("h.txt").exists());
+    t.refused(
+        "g.txt",
+        Code::NotRead,
+        "Edit",
+        serde_json::json!({"file_path": "g.txt", "old_string": "one", "new_string": "1"}),
+    );
+}

@@ -218,3 +218,41 @@ fn edit_7_dry_run_writes_nothing() {
         json!({"file_path": "f.txt", "old_string": "a", "new_string": "b", "dry_run": true}),
     );
 }
+
+#[test]
+fn edit_7_a_dry_run_leaves_the_read_state_as_it_was() {
+    sb().dry_run_keeps_the_read_state(
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": "beta", "new_string": "BETA", "dry_run": true}),
+    );
+    sb().dry_run_keeps_the_read_state(
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": "a\n", "new_string": "A\n",
+               "replace_all": true, "dry_run": true}),
+    );
+}
+
+#[test]
+fn edit_7_a_creating_dry_run_does_not_count_as_a_read() {
+    let t = sb();
+    let out = t
+        .call(
+            "Edit",
+            json!({"file_path": "new.txt", "old_string": "", "new_string": "hello\n",
+                   "dry_run": true}),
+        )
+        .unwrap();
+    assert_eq!(out["dryRun"], true);
+    assert!(!t.p("new.txt").exists());
+    assert_eq!(t.s.entry(&t.p("new.txt")), None);
+    assert_eq!(t.s.read_state().len(), 0);
+    // Another program creates the file with exactly the dry run's text: it was never read.
+    t.put("new.txt", b"hello\n");
+    t.refused(
+        "new.txt",
+        Code::NotRead,
+        "Edit",
+        json!({"file_path": "new.txt", "old_string": "hello", "new_string": "bye"}),
+    );
+    assert_eq!(t.get("new.txt"), b"hello\n");
+}

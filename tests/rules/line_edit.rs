@@ -275,3 +275,12 @@ fn lines_6_result_and_dry_run() {
     assert_eq!(ins["oldText"], "");
     assert_eq!(t.get("f.txt"), b"a\nB\nc\nd\n");
 }
+
+#[test]
+fn lines_6_a_dry_run_leaves_the_read_state_as_it_was() {
+    sb().dry_run_keeps_the_read_state(
+        "LineEdit",
+        json!({"file_path": "f.txt", "start_line": 2, "end_line": 2, "new_content": "BETA",
+               "dry_run": true}),
+    );
+}

@@ -113,6 +113,37 @@ impl Sb {
         }
         walk(&self.root);
     }
+    /// EDIT-7 for a tool with a dry run: `f.txt` holds `alpha\nbeta\n` and was read in full;
+    /// the dry run `input` of `tool` (which would make it `alpha\nBETA\n`) answers with
+    /// `dryRun: true`, writes nothing and leaves the session's entry for the file exactly as it
+    /// was. Then another program writes exactly the dry run's would-be content: an Edit is
+    /// `stale`, since the model never saw that text (a dry run that remembered its result as
+    /// read would let it through).
+    fn dry_run_keeps_the_read_state(&self, tool: &str, input: Value) {
+        self.put("f.txt", b"alpha\nbeta\n");
+        self.read("f.txt");
+        let target = self.p("f.txt");
+        let before = self.s.entry(&target).expect("a full read is remembered");
+        let entries = self.s.read_state().len();
+        let out = self.call(tool, input).expect("the dry run succeeds");
+        assert_eq!(out["dryRun"], true, "{tool}");
+        assert_eq!(self.get("f.txt"), b"alpha\nbeta\n", "{tool}");
+        self.assert_no_residue();
+        assert_eq!(
+            self.s.entry(&target),
+            Some(before),
+            "{tool}: a dry run changed the read state"
+        );
+        assert_eq!(self.s.read_state().len(), entries, "{tool}");
+        self.modify("f.txt", b"alpha\nBETA\n");
+        self.refused(
+            "f.txt",
+            Code::Stale,
+            "Edit",
+            json!({"file_path": "f.txt", "old_string": "alpha", "new_string": "A"}),
+        );
+        assert_eq!(self.get("f.txt"), b"alpha\nBETA\n", "{tool}");
+    }
     /// Asserts a refusal with `code` that leaves `name` byte-identical and no residue.
     fn refused(&self, name: &str, code: Code, tool: &str, input: Value) -> editref::ToolError {
         let before = std::fs::read(self.p(name)).ok();

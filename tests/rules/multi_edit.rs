@@ -136,3 +136,61 @@ fn multi_1_edit_2_a_deletion_at_every_hit_takes_each_line_break() {
     assert_eq!(t.get("f.txt"), b"aB\n");
     t.assert_no_residue();
 }
+
+#[test]
+fn multi_5_edit_7_a_dry_run_leaves_the_read_state_as_it_was() {
+    sb().dry_run_keeps_the_read_state(
+        "MultiEdit",
+        json!({"file_path": "f.txt", "dry_run": true, "edits": [
+            {"old_string": "be", "new_string": "BE"}, {"old_string": "ta", "new_string": "TA"}]}),
+    );
+}
+
+#[test]
+fn multi_2_a_conflict_with_an_earlier_edit_that_is_not_the_one_before() {
+    // [a→XY, b→Q, XY→Z] on `a b c`: XY was written by edit 0, two edits back. Applied in
+    // turn without the rule, the file would become `Z Q c`.
+    let t = sb();
+    t.put("f.txt", b"a b c\n");
+    t.read("f.txt");
+    let e = t.refused(
+        "f.txt",
+        Code::EditConflict,
+        "MultiEdit",
+        json!({"file_path": "f.txt", "edits": [
+            {"old_string": "a", "new_string": "XY"},
+            {"old_string": "b", "new_string": "Q"},
+            {"old_string": "XY", "new_string": "Z"}]}),
+    );
+    assert_eq!(e.fields["edit_index"], 2);
+    assert!(e.message.contains("written by edit 0"), "{}", e.message);
+    // Further back, in the middle of the run, and after a replace_all: the edit that wrote
+    // the text is named, however many edits lie between.
+    let e = t.refused(
+        "f.txt",
+        Code::EditConflict,
+        "MultiEdit",
+        json!({"file_path": "f.txt", "edits": [
+            {"old_string": "a", "new_string": "A"},
+            {"old_string": "b", "new_string": "<b>"},
+            {"old_string": "c", "new_string": "C"},
+            {"old_string": " ", "new_string": "_", "replace_all": true},
+            {"old_string": "<b", "new_string": "{b"}]}),
+    );
+    assert_eq!(e.fields["edit_index"], 4);
+    assert!(e.message.contains("written by edit 1"), "{}", e.message);
+    assert_eq!(t.get("f.txt"), b"a b c\n");
+    // The same edits without the last one apply in turn.
+    let out = t
+        .call(
+            "MultiEdit",
+            json!({"file_path": "f.txt", "edits": [
+                {"old_string": "a", "new_string": "XY"},
+                {"old_string": "b", "new_string": "Q"},
+                {"old_string": "c", "new_string": "Z"}]}),
+        )
+        .unwrap();
+    assert_eq!(out["edits"].as_array().map(Vec::len), Some(3));
+    assert_eq!(t.get("f.txt"), b"XY Q Z\n");
+    t.assert_no_residue();
+}

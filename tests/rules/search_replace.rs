@@ -262,3 +262,11 @@ fn block_17_dry_run_writes_nothing_and_reads_nothing() {
     assert_eq!(e.code, Code::NotRead);
     t.assert_no_residue();
 }
+
+#[test]
+fn block_17_a_dry_run_leaves_the_read_state_as_it_was() {
+    sb().dry_run_keeps_the_read_state(
+        "search_replace",
+        serde_json::json!({"text": block("f.txt", "beta\n", "BETA\n"), "dry_run": true}),
+    );
+}

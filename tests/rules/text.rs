@@ -127,3 +127,87 @@ fn text_1_a_byte_the_code_page_leaves_undefined_is_refused() {
         e.message
     );
 }
+
+/// Files whose only NUL lies far from the start: after 9,000 bytes (past the first 8 KiB),
+/// after 70,000 (past 64 KiB), as the very last byte, and in the second half of a file large
+/// enough to be mapped and scanned in two halves — in UTF-8 with LF or CRLF, with a BOM, in
+/// windows-1252, and as a U+0000 in UTF-16LE (D2). `foo` occurs once in each.
+fn far_nul_files() -> Vec<(String, Vec<u8>)> {
+    let a = |n: usize| "a".repeat(n);
+    let utf16 = |s: &str| {
+        let mut out = vec![0xFF, 0xFE];
+        out.extend(s.encode_utf16().flat_map(u16::to_le_bytes));
+        out
+    };
+    let mut files = vec![
+        (
+            "at 9000".to_string(),
+            format!("{}\0\nfoo\n", a(9000)).into_bytes(),
+        ),
+        (
+            "at 70000".into(),
+            format!("{}\0\nfoo\n", a(70_000)).into_bytes(),
+        ),
+        (
+            "last byte".into(),
+            format!("{}\nfoo\n\0", a(9000)).into_bytes(),
+        ),
+        (
+            "crlf".into(),
+            format!("{}\0\r\nfoo\r\n", a(9000)).into_bytes(),
+        ),
+        (
+            "bom".into(),
+            format!("\u{FEFF}{}\0\nfoo\n", a(9000)).into_bytes(),
+        ),
+        ("utf-16le".into(), utf16(&format!("{}\0\nfoo\n", a(9000)))),
+    ];
+    let mut legacy = b"caf\xE9\n".to_vec();
+    legacy.extend(format!("{}\0\nfoo\n", a(9000)).bytes());
+    files.push(("windows-1252".into(), legacy));
+    let half = 5 << 20;
+    let mut big = format!("{}\nfoo\n", a(half)).into_bytes();
+    big.extend(std::iter::repeat_n(b'b', half));
+    big.extend(b"\0\n");
+    files.push(("second half of 10 MiB".into(), big));
+    files
+}
+
+#[test]
+fn text_7_d6_a_nul_far_from_the_start_still_means_binary() {
+    let t = sb();
+    let one = Session::new(Config::new(&t.root).one_shot());
+    for (name, bytes) in far_nul_files() {
+        t.put("f.txt", &bytes);
+        let mut reads = vec![json!({"file_path": "f.txt", "offset": 1, "limit": 2})];
+        if bytes.len() <= 256 << 10 {
+            reads.push(json!({"file_path": "f.txt"}));
+        }
+        for input in reads {
+            match t.call("Read", input) {
+                Ok(_) => panic!("{name}: Read showed a binary file"),
+                Err(e) => assert_eq!(e.code, Code::Binary, "{name}: {}", e.message),
+            }
+            assert!(t.get("f.txt") == bytes, "{name}: Read changed the file");
+        }
+        let calls = [
+            (
+                "Edit",
+                json!({"file_path": "f.txt", "old_string": "foo", "new_string": "bar"}),
+            ),
+            (
+                "MultiEdit",
+                json!({"file_path": "f.txt", "edits": [{"old_string": "foo", "new_string": "bar"}]}),
+            ),
+            ("Write", json!({"file_path": "f.txt", "content": "foo\n"})),
+        ];
+        for (tool, input) in calls {
+            match one.call(tool, &input) {
+                Ok(_) => panic!("{name}: {tool} took a binary file for text"),
+                Err(e) => assert_eq!(e.code, Code::Binary, "{name}: {tool}: {}", e.message),
+            }
+            assert!(t.get("f.txt") == bytes, "{name}: {tool} changed the file");
+            t.assert_no_residue();
+        }
+    }
+}

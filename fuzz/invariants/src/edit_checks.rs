@@ -124,14 +124,23 @@ fn view_to_bytes(stored: &str, encoding: ModelEncoding, view: &str) -> Result<Ve
     Ok(out)
 }
 
-/// EDIT-6: the hunks, applied to the old view's lines, give the new view.
+/// Lines of context around each change, and the marker after a line without a final newline
+/// (EDIT-6), spelled out here rather than taken from the library.
+const CONTEXT: usize = 3;
+const NO_NEWLINE: &str = "\\ No newline at end of file";
+
+/// EDIT-6, checked without the library's own diff code: the hunks, applied to the old view's
+/// lines, give the new view; each hunk's header counts are its lines'; each change has
+/// [`CONTEXT`] lines of context on either side where the text has them, changes in one hunk
+/// are at most 2 × [`CONTEXT`] unchanged lines apart and hunks more; every hunk's new start is
+/// its old start moved by the lines the hunks before it added and removed; and the diff text
+/// is those hunks written out as a unified diff.
 pub(crate) fn check_patch(view: &str, reps: &[Replacement]) -> Check {
     let patch = editref::patch::Patch::new("f", view, reps);
     let hunks = patch.hunks();
-    // The diff text is built directly; it must be what the hunks spell as a unified diff.
     ensure!(
-        patch.diff() == editref::patch::unified_diff("f", &hunks),
-        "diff text disagrees with the hunks"
+        patch.diff() == unified("f", &hunks),
+        "diff text is not the hunks written out as a unified diff"
     );
     let mut new_view = String::new();
     let mut at = 0;
@@ -144,10 +153,11 @@ pub(crate) fn check_patch(view: &str, reps: &[Replacement]) -> Check {
     let old_lines: Vec<&str> = view.split_inclusive('\n').collect();
     let mut out = String::new();
     let mut next_old = 0; // 0-based index of the next old line to copy
-    for h in &hunks {
+    let mut shift = 0isize; // new line number minus old line number after the hunks so far
+    for (k, h) in hunks.iter().enumerate() {
         ensure!(
-            h.old_start > next_old,
-            "hunk at old line {} overlaps the previous one",
+            h.old_start > next_old && (k == 0 || h.old_start - 1 > next_old),
+            "hunk at old line {} overlaps or touches the previous one",
             h.old_start
         );
         ensure!(
@@ -156,39 +166,62 @@ pub(crate) fn check_patch(view: &str, reps: &[Replacement]) -> Check {
             h.old_start,
             old_lines.len()
         );
+        ensure!(
+            h.new_start as isize - h.old_start as isize == shift,
+            "hunk -{} +{} does not follow the lines the hunks before it added and removed",
+            h.old_start,
+            h.new_start
+        );
         for l in &old_lines[next_old..h.old_start - 1] {
             out.push_str(l);
         }
         next_old = h.old_start - 1;
         let (mut olds, mut news) = (0, 0);
+        // Unchanged lines: before the first change, between changes, after the last one.
+        let mut runs = vec![0usize];
+        let mut first_change: Option<usize> = None;
+        let mut change_end = 0; // 0-based old line after the last change
         let mut i = 0;
         while i < h.lines.len() {
             let line = &h.lines[i];
-            let no_nl = h
-                .lines
-                .get(i + 1)
-                .is_some_and(|l| l == editref::patch::NO_NEWLINE);
+            let no_nl = h.lines.get(i + 1).is_some_and(|l| l == NO_NEWLINE);
             let body = line.get(1..).unwrap_or("");
             let full = if no_nl {
                 body.to_string()
             } else {
                 format!("{body}\n")
             };
-            match line.chars().next() {
+            let kind = line.chars().next();
+            match kind {
+                Some(' ') => {
+                    if let Some(run) = runs.last_mut() {
+                        *run += 1;
+                    }
+                }
+                Some('-') | Some('+') if runs.len() == 1 || runs.last() != Some(&0) => runs.push(0),
+                _ => {}
+            }
+            match kind {
                 Some(' ') | Some('-') => {
                     ensure!(
                         old_lines.get(next_old) == Some(&full.as_str()),
                         "hunk line {line:?} does not match old line {}",
                         next_old + 1
                     );
+                    if kind == Some('-') {
+                        first_change.get_or_insert(next_old);
+                        change_end = next_old + 1;
+                    }
                     next_old += 1;
                     olds += 1;
-                    if line.starts_with(' ') {
+                    if kind == Some(' ') {
                         out.push_str(&full);
                         news += 1;
                     }
                 }
                 Some('+') => {
+                    first_change.get_or_insert(next_old);
+                    change_end = next_old;
                     out.push_str(&full);
                     news += 1;
                 }
@@ -202,6 +235,24 @@ pub(crate) fn check_patch(view: &str, reps: &[Replacement]) -> Check {
             h.old_lines,
             h.new_lines
         );
+        let Some(first_change) = first_change else {
+            return Err(format!("hunk at old line {} changes nothing", h.old_start));
+        };
+        let trailing = runs.last().copied().unwrap_or(0);
+        ensure!(
+            runs[0] == first_change.min(CONTEXT)
+                && trailing == (old_lines.len() - change_end).min(CONTEXT),
+            "hunk at old line {} has {} and {trailing} lines of context around its changes",
+            h.old_start,
+            runs[0]
+        );
+        ensure!(
+            runs[1..runs.len() - 1].iter().all(|&r| r <= 2 * CONTEXT),
+            "hunk at old line {} holds more than {} unchanged lines between two changes",
+            h.old_start,
+            2 * CONTEXT
+        );
+        shift += news as isize - olds as isize;
     }
     for l in old_lines.get(next_old..).unwrap_or(&[]) {
         out.push_str(l);
@@ -211,6 +262,31 @@ pub(crate) fn check_patch(view: &str, reps: &[Replacement]) -> Check {
         "structuredPatch applied to the old text does not give the new text"
     );
     Ok(())
+}
+
+/// Hunks written out as a unified diff with `a/` and `b/` headers naming `path`: each header
+/// names a side without lines by the line before it; nothing at all without hunks.
+fn unified(path: &str, hunks: &[editref::patch::Hunk]) -> String {
+    if hunks.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("--- a/{path}\n+++ b/{path}\n");
+    for h in hunks {
+        let side = |start: usize, n: usize| {
+            let shown = if n == 0 { start - 1 } else { start };
+            format!("{shown},{n}")
+        };
+        s.push_str(&format!(
+            "@@ -{} +{} @@\n",
+            side(h.old_start, h.old_lines),
+            side(h.new_start, h.new_lines)
+        ));
+        for l in &h.lines {
+            s.push_str(l);
+            s.push('\n');
+        }
+    }
+    s
 }
 
 /// A single successful edit whose written text occurs exactly once (overlaps counted) is
