@@ -226,13 +226,26 @@ fn find_cell(cells: &[Value], id: &str) -> ToolResult<usize> {
     ))
 }
 
-fn new_id(seed: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let h = xxhash_rust::xxh3::xxh3_64(format!("{seed}-{nanos}-{}", std::process::id()).as_bytes());
-    format!("{:08x}", h as u32)
+/// The id of a cell NotebookEdit inserts (NOTEBOOK-3): eight hex digits, as Jupyter's, derived
+/// from the notebook's text before the insert, the place and the new source — never from the
+/// clock or the process — so the same call on the same notebook writes the same bytes on every
+/// machine. A derived id that another cell already has is derived again with the next counter.
+fn new_id(text: &str, at: usize, source: &str, cells: &[Value]) -> String {
+    let base = xxhash_rust::xxh3::xxh3_64(text.as_bytes());
+    let taken: Vec<String> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| cell_id(c, i))
+        .collect();
+    let mut seed = base ^ at as u64;
+    loop {
+        let h = xxhash_rust::xxh3::xxh3_64_with_seed(source.as_bytes(), seed);
+        let id = format!("{:08x}", h as u32);
+        if !taken.contains(&id) {
+            return id;
+        }
+        seed = seed.wrapping_add(1);
+    }
 }
 
 /// Read of a notebook: its cells, and a full read entry for later edits.
@@ -384,7 +397,7 @@ pub fn run(session: &Session, input: NotebookEditInput) -> ToolResult<NotebookEd
             if kind == "code" {
                 c.insert("execution_count".into(), Value::Null);
             }
-            let id = wants_ids.then(|| new_id(&path));
+            let id = wants_ids.then(|| new_id(text, at, &new_source, cells));
             if let Some(id) = &id {
                 c.insert("id".into(), json!(id));
             }

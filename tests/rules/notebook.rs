@@ -93,7 +93,8 @@ fn notebook_3_replace_clears_outputs_and_delete_removes() {
     assert_ne!(deleted, expected);
     assert_eq!(String::from_utf8(t.get("n.ipynb")).unwrap(), deleted);
     // insert at the top: a new markdown cell first, with an id of its own (nbformat 4.5); the
-    // id is random, so it is taken from the file and checked for its form.
+    // id is derived from the notebook, the place and the source (the test below pins that it
+    // is the same every time), so it is taken from the file and checked for its form here.
     nb_edit(
         &t,
         json!({"edit_mode": "insert", "cell_type": "markdown", "new_source": "top"}),
@@ -110,6 +111,39 @@ fn notebook_3_replace_clears_outputs_and_delete_removes() {
     );
     assert_eq!(after, inserted);
     t.assert_no_residue();
+}
+
+#[test]
+fn notebook_3_an_inserted_cell_id_depends_on_the_call_alone() {
+    // The same insert into the same notebook writes the same bytes, in another sandbox and
+    // another session, whatever the clock says (NOTEBOOK-3, D33's determinism). A different
+    // source or place gives another id, and an id never repeats one the notebook has.
+    let insert = |source: &str, after: Option<&str>| {
+        let t = sb();
+        t.put("n.ipynb", NB.as_bytes());
+        t.read("n.ipynb");
+        let mut input = json!({"edit_mode": "insert", "cell_type": "code", "new_source": source});
+        if let Some(id) = after {
+            input["cell_id"] = json!(id);
+        }
+        nb_edit(&t, input).unwrap();
+        t.assert_no_residue();
+        let bytes = t.get("n.ipynb");
+        let nb: Value = serde_json::from_slice(&bytes).unwrap();
+        let at = usize::from(after.is_some());
+        (bytes, nb["cells"][at]["id"].as_str().unwrap().to_string())
+    };
+    let (first, id) = insert("x = 1", None);
+    let (again, id_again) = insert("x = 1", None);
+    assert_eq!(first, again, "the same call writes the same bytes");
+    assert_eq!(id, id_again);
+    assert_eq!(id.len(), 8);
+    assert!(id.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+    assert!(id != "c1" && id != "m1");
+    let (_, other_source) = insert("x = 2", None);
+    let (_, other_place) = insert("x = 1", Some("c1"));
+    assert_ne!(id, other_source);
+    assert_ne!(id, other_place);
 }
 
 #[test]
