@@ -1,14 +1,15 @@
 //! Edit (EDIT-1..7), and the pipeline MultiEdit shares with it.
 //!
-//! The checks run in the order of EDIT-1. The file is loaded once, early, so that input repair
-//! can see the text (step 2 compares the *repaired* strings); the same bytes then serve the
-//! staleness check, the engine and the write-time check.
+//! The checks run in the order of EDIT-1. The file is loaded once, early; the same bytes serve
+//! the staleness check, the engine and the write-time check. Nothing read from the text decides
+//! an answer before the staleness check: step 2 compares the strings as sent, and the repairs,
+//! which read the text, run in the engine after steps 7-9.
 
 use super::edit_window;
 use super::open::ReadRule;
 use super::{decode_error, is_notebook, load, metadata_checks, not_found, stat};
 use crate::api::{Change, EditInput, EditOutput};
-use crate::disk::{Kind, Loaded, WriteRequest};
+use crate::disk::{Loaded, WriteRequest};
 use crate::engine::{self, EditReport, EditRequest};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::patch;
@@ -126,53 +127,22 @@ pub(crate) fn apply_named(
     rule: ReadRule,
     tool: &str,
 ) -> ToolResult<Done> {
-    // Resolve and load quietly: failures are reported at their own step below.
-    let resolved = session.resolve(path);
-    let early: Option<Loaded> = resolved.as_ref().ok().and_then(|r| {
-        let meta = session.fs().symlink_metadata(&r.target).ok()?;
-        if meta.kind != Kind::File || meta.len > session.config().max_edit_size {
-            return None;
-        }
-        load(session, r, session.config().max_edit_size).ok()
-    });
-    let early_doc = early.as_ref().map(|l| Document::decode(&l.bytes));
-
-    // A single Edit's old_string found in the stored text of a CRLF file: the edit then runs
-    // on a window of the file's lines, and the view of the whole file is never built.
-    let mut stored_hits = match &early_doc {
-        Some(Ok(d)) => stored_hits_of(d, edits),
-        _ => None,
-    };
-
-    // Step 2: no_change, after repair against the text it applies to.
-    for (index, edit) in edits.iter().enumerate() {
-        let same = if index == 0 {
-            match (&early_doc, &stored_hits) {
-                // Found as given: no repair fires (REPAIR-4).
-                (_, Some(hits)) if !hits.is_empty() => edit.old_string() == edit.new_string(),
-                (Some(Ok(d)), _) => {
-                    let r = engine::repaired(d.view(), edit);
-                    r.old == r.new
-                }
-                _ => {
-                    let r = engine::repaired("", edit);
-                    r.old == r.new
-                }
-            }
-        } else {
-            edit.old_string() == edit.new_string()
-        };
-        if same {
-            return Err(indexed(
-                multi,
-                index,
-                ToolError::new(Code::NoChange, msg::NO_CHANGE),
-            ));
-        }
+    // Step 2: no_change, on the strings as sent. Repair reads the file's text, which counts
+    // only once the staleness check has passed: a no_change that repair causes is the engine's
+    // answer at step 10, after steps 7-9 (EDIT-1).
+    if let Some(index) = edits
+        .iter()
+        .position(|e| e.old_string() == e.new_string())
+    {
+        return Err(indexed(
+            multi,
+            index,
+            ToolError::new(Code::NoChange, msg::NO_CHANGE),
+        ));
     }
 
     // Step 3: path rules.
-    let r = resolved?;
+    let r = session.resolve(path)?;
     let creating = edits[0].old_string().is_empty();
     let meta = if r.exists {
         let m = stat(session, &r)?;
@@ -205,17 +175,8 @@ pub(crate) fn apply_named(
             msg::USE_NOTEBOOK_EDIT,
         ));
     }
-    // The early load is used when it is still the same file; its document is decoded once.
-    let reloaded;
-    let (loaded, doc) = match (&early, early_doc) {
-        (Some(l), Some(doc)) if l.meta.same_identity(&meta) => (l, doc),
-        _ => {
-            reloaded = load(session, &r, session.config().max_edit_size)?;
-            let doc = Document::decode(&reloaded.bytes);
-            stored_hits = doc.as_ref().ok().and_then(|d| stored_hits_of(d, edits));
-            (&reloaded, doc)
-        }
-    };
+    let loaded = &load(session, &r, session.config().max_edit_size)?;
+    let doc = Document::decode(&loaded.bytes);
     // Steps 7–8: read state and staleness check 1.
     let fingerprint = || doc.as_ref().ok().map(Document::fingerprint);
     match rule {
@@ -224,8 +185,10 @@ pub(crate) fn apply_named(
     }
     // Step 9.
     let mut doc = doc.map_err(|e| decode_error(e, &r.given))?;
-    // Steps 10–12 and MULTI-1..4: on a window of the file when the stored text found the
-    // edit's hits, else on the whole view.
+    // Steps 10–12 and MULTI-1..4: a single Edit's old_string found in the stored text of a
+    // CRLF or UTF-16 file runs on a window of the file's lines, and the view of the whole file
+    // is never built; anything else runs on the whole view.
+    let stored_hits = stored_hits_of(&doc, edits);
     let windowed = match (&stored_hits, edits) {
         (Some(hits), [edit]) => edit_window::apply(&r.given, &doc, edit, hits),
         _ => None,
