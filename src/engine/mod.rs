@@ -36,6 +36,7 @@ pub struct EditRequest {
     new_string: String,
     replace_all: bool,
     expected: Option<usize>,
+    exact_deletion: bool,
     new_eol: Eol,
 }
 
@@ -47,6 +48,7 @@ impl EditRequest {
             new_string: eol::normalize_crlf(new_string).into_owned(),
             replace_all,
             expected: None,
+            exact_deletion: false,
             new_eol: eol::count_eols(new_string).dominant(),
         }
     }
@@ -67,6 +69,7 @@ impl EditRequest {
             new_string,
             replace_all,
             expected: None,
+            exact_deletion: false,
             new_eol,
         }
     }
@@ -77,6 +80,19 @@ impl EditRequest {
         self.expected = Some(count);
         self.replace_all = true;
         self
+    }
+
+    /// EDITOR-4: a deletion removes exactly the text of its hits, and never the line break
+    /// after them that EDIT-2 would take (the text editor's `str_replace`).
+    pub fn with_exact_deletion(mut self) -> EditRequest {
+        self.exact_deletion = true;
+        self
+    }
+
+    /// Whether a deletion takes the line break after its hit (EDIT-2), as Edit's do, or
+    /// removes exactly the hit (EDITOR-4).
+    pub fn takes_line_break(&self) -> bool {
+        !self.exact_deletion
     }
 
     /// The hit count the request insists on, if any (ALIAS-5).

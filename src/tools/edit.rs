@@ -24,16 +24,33 @@ pub fn run(session: &Session, input: EditInput) -> ToolResult<EditOutput> {
 /// Runs Edit with another read requirement: the text editor's `str_replace` carries the text
 /// it replaces and needs no earlier view (DIALECT-1).
 pub fn run_as(session: &Session, input: EditInput, rule: ReadRule) -> ToolResult<EditOutput> {
-    run_named(session, input, rule, tool_name(false))
+    run_named(
+        session,
+        input,
+        rule,
+        tool_name(false),
+        Deletion::WithLineBreak,
+    )
 }
 
-/// Runs Edit with another read requirement and under another tool's name in the undo journal
-/// (the text editor's `str_replace`), so that undo reports the call the model made.
+/// What a deletion (an empty `new_string`) removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deletion {
+    /// The hit, and the line break right after it when the hit stops short of one (EDIT-2).
+    WithLineBreak,
+    /// Exactly the hit: the text editor's `str_replace` (EDITOR-4).
+    Exact,
+}
+
+/// Runs Edit with another read requirement, under another tool's name in the undo journal
+/// (the text editor's `str_replace`), so that undo reports the call the model made, and with
+/// that tool's deletions.
 pub fn run_named(
     session: &Session,
     input: EditInput,
     rule: ReadRule,
     tool: &str,
+    deletion: Deletion,
 ) -> ToolResult<EditOutput> {
     // The model's strings become a request once, here (TEXT-5 normalisation included).
     let EditInput {
@@ -47,6 +64,9 @@ pub fn run_named(
     let mut edit = EditRequest::from_strings(old_string, new_string, replace_all);
     if let Some(n) = expected_replacements {
         edit = edit.with_expected_count(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    if deletion == Deletion::Exact {
+        edit = edit.with_exact_deletion();
     }
     let done = apply_named(
         session,
