@@ -19,6 +19,7 @@ mod blocks;
 mod conflicts;
 mod index;
 mod multi;
+mod original;
 mod pieces;
 mod step;
 
@@ -202,6 +203,13 @@ pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> 
         }
         _ => multi::run(original, edits),
     }
+}
+
+/// Applies `edits` as Pi's list of edits (ALIAS-6): every edit is matched against `original`
+/// itself, as a single Edit would be, and the spans of all of them, which must not overlap
+/// (`edit_conflict`), are replaced together. All or nothing, as [`apply`].
+pub fn apply_to_original(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> {
+    original::run(original, edits)
 }
 
 /// [`apply`] for several edits with the run laid out by hand: blocks of `block` bytes, needles

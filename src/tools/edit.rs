@@ -28,7 +28,7 @@ pub fn run_as(session: &Session, input: EditInput, rule: ReadRule) -> ToolResult
         session,
         input,
         rule,
-        tool_name(false),
+        Run::Single.tool_name(),
         Deletion::WithLineBreak,
     )
 }
@@ -73,7 +73,7 @@ pub fn run_named(
         &file_path,
         std::slice::from_ref(&edit),
         dry_run,
-        false,
+        Run::Single,
         rule,
         tool,
     )?;
@@ -107,34 +107,60 @@ pub(crate) struct Done {
     pub durable: bool,
 }
 
-/// The tool's name in the undo journal.
-fn tool_name(multi: bool) -> &'static str {
-    if multi {
-        "MultiEdit"
-    } else {
-        "Edit"
+/// How the edits of one call apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// One Edit.
+    Single,
+    /// A MultiEdit: each edit on the text the one before it left (MULTI-1).
+    InOrder,
+    /// Pi's list of edits, called as Edit: each edit on the original text (ALIAS-6).
+    OnOriginal,
+}
+
+impl Run {
+    /// Whether the call is a list of edits, whose errors name the edit (`edit_index`).
+    fn is_list(self) -> bool {
+        self != Run::Single
+    }
+
+    /// The tool's name in the undo journal: the tool the model called.
+    fn tool_name(self) -> &'static str {
+        match self {
+            Run::InOrder => "MultiEdit",
+            Run::Single | Run::OnOriginal => "Edit",
+        }
+    }
+
+    /// The engine's answer for `edits` on `text`.
+    fn engine(self, text: &str, edits: &[EditRequest]) -> ToolResult<engine::Applied> {
+        match self {
+            Run::OnOriginal => engine::apply_to_original(text, edits),
+            Run::Single | Run::InOrder => engine::apply(text, edits),
+        }
+        .map_err(|f| indexed(self, f.index, f.error))
     }
 }
 
-/// Attaches `edit_index` to errors of MultiEdit that belong to one edit.
-fn indexed(multi: bool, index: usize, e: ToolError) -> ToolError {
-    if multi {
+/// Attaches `edit_index` to errors of a list of edits that belong to one edit.
+fn indexed(run: Run, index: usize, e: ToolError) -> ToolError {
+    if run.is_list() {
         e.with("edit_index", index)
     } else {
         e
     }
 }
 
-/// The shared pipeline: EDIT-1 steps 2–12, EDIT-3 and MULTI-1..5.
+/// The shared pipeline: EDIT-1 steps 2–12, EDIT-3, MULTI-1..5 and ALIAS-6.
 pub(crate) fn apply(
     session: &Session,
     path: &str,
     edits: &[EditRequest],
     dry_run: bool,
-    multi: bool,
+    run: Run,
     rule: ReadRule,
 ) -> ToolResult<Done> {
-    apply_named(session, path, edits, dry_run, multi, rule, tool_name(multi))
+    apply_named(session, path, edits, dry_run, run, rule, run.tool_name())
 }
 
 /// [`apply`], recording the write under `tool` in the undo journal.
@@ -143,19 +169,16 @@ pub(crate) fn apply_named(
     path: &str,
     edits: &[EditRequest],
     dry_run: bool,
-    multi: bool,
+    run: Run,
     rule: ReadRule,
     tool: &str,
 ) -> ToolResult<Done> {
     // Step 2: no_change, on the strings as sent. Repair reads the file's text, which counts
     // only once the staleness check has passed: a no_change that repair causes is the engine's
     // answer at step 10, after steps 7-9 (EDIT-1).
-    if let Some(index) = edits
-        .iter()
-        .position(|e| e.old_string() == e.new_string())
-    {
+    if let Some(index) = edits.iter().position(|e| e.old_string() == e.new_string()) {
         return Err(indexed(
-            multi,
+            run,
             index,
             ToolError::new(Code::NoChange, msg::NO_CHANGE),
         ));
@@ -183,7 +206,7 @@ pub(crate) fn apply_named(
                 msg::USE_NOTEBOOK_EDIT,
             ));
         }
-        return create(session, &r, edits, dry_run, multi, tool);
+        return create(session, &r, edits, dry_run, run, tool);
     };
 
     // Step 5: metadata checks (also under dry_run).
@@ -216,8 +239,7 @@ pub(crate) fn apply_named(
     let (reports, patch, spans) = match windowed {
         Some(w) => (w.reports, w.patch, Spans::Stored(w.stored)),
         None => {
-            let applied =
-                engine::apply(doc.view(), edits).map_err(|f| indexed(multi, f.index, f.error))?;
+            let applied = run.engine(doc.view(), edits)?;
             if creating && !doc.eol_counts().any() {
                 doc.set_dominant(edits[0].new_eol());
             }
@@ -269,11 +291,11 @@ fn create(
     r: &crate::session::Resolved,
     edits: &[EditRequest],
     dry_run: bool,
-    multi: bool,
+    run: Run,
     tool: &str,
 ) -> ToolResult<Done> {
     let doc = Document::empty(edits[0].new_eol());
-    let applied = engine::apply("", edits).map_err(|f| indexed(multi, f.index, f.error))?;
+    let applied = run.engine("", edits)?;
     let patch = patch::Patch::new(&r.given, "", &applied.replacements);
     let durable = if dry_run {
         true
