@@ -1,4 +1,4 @@
-//! The edit engine (EDIT-2, MATCH-3/4/5, MULTI-1..4): pure, no I/O.
+//! The edit engine (EDIT-2, MATCH-3/4/5, MULTI-1..4, ALIAS-6): pure, no I/O.
 //!
 //! Edits apply in order, each to the result of the previous one. However many edits run, the
 //! outcome is a list of replaced spans **of the original** LF view: everything outside them is
@@ -7,7 +7,9 @@
 //! original and of inserted text (`blocks`), finds each needle through an index built in one
 //! pass over the file (`index`) and checks MULTI-2 with one scan per `new_string`
 //! (`conflicts`), so that a thousand edits cost about what one does; whatever that way cannot
-//! settle runs `step` on the whole current text (`multi`).
+//! settle runs `step` on the whole current text (`multi`). Pi's list of edits (ALIAS-6) is the
+//! one run not in order: every edit runs `step` on the original itself, and the spans, which
+//! may not overlap, are replaced together (`original`).
 
 use crate::error::ToolError;
 use crate::matching::Haystack;
