@@ -9,7 +9,7 @@
 //! so both entries take exactly one path through the tools.
 
 use crate::api::{
-    ApplyPatchInput, EditInput, EditOutput, FilesOutput, LineEditInput, LineEditOutput,
+    ApplyPatchInput, EditCall, EditInput, EditOutput, FilesOutput, LineEditInput, LineEditOutput,
     MultiEditInput, MultiEditOutput, NotebookEditInput, NotebookEditOutput, PatchOperation,
     ReadInput, ReadOutput, SearchReplaceInput, TextEditorInput, TextEditorOutput, UndoInput,
     UndoOutput, WriteInput, WriteOutput,
@@ -252,7 +252,13 @@ impl Session {
     /// the diff.
     pub fn call_output(&self, tool: &str, input: Value) -> ToolResult<CallOutput> {
         match tool {
-            "Edit" => Ok(CallOutput::Edit(self.edit(EditInput::from_value(input)?)?)),
+            "Edit" => match EditCall::from_value(input)? {
+                EditCall::One(input) => Ok(CallOutput::Edit(self.edit(input)?)),
+                // Pi's list of edits (ALIAS-6): MultiEdit's answer.
+                EditCall::List(input) => Ok(CallOutput::MultiEdit(
+                    tools::multi_edit::run_on_original(self, input)?,
+                )),
+            },
             "MultiEdit" => Ok(CallOutput::MultiEdit(
                 self.multi_edit(MultiEditInput::from_value(input)?)?,
             )),

@@ -17,7 +17,7 @@ use std::fmt;
 pub enum Code {
     /// The input does not match the tool's schema (EDIT-1 step 1).
     InvalidInput,
-    /// `old_string` equals `new_string` after repair (EDIT-1 step 2).
+    /// `old_string` equals `new_string`: as sent (EDIT-1 step 2), or after repair (step 10).
     NoChange,
     /// Empty path or a NUL byte in it (PATH-1).
     InvalidPath,

@@ -14,11 +14,15 @@
 //! the text as it stands at their turn, so that runs of edits get far; others from the
 //! `new_string` of an earlier edit, near or far back, so that MULTI-2 is asked about every
 //! earlier edit, not only the last.
+//!
+//! Pi's list of edits (ALIAS-6) has a model of its own, every edit matched against the original:
+//! `apply_to_original` gives its answers, and where the list applied in order succeeds too, the
+//! two write the same text.
 
 #[path = "property_support/mod.rs"]
 mod property_support;
 
-use editref::engine::{apply, apply_with_layout, Applied, EditRequest};
+use editref::engine::{apply, apply_to_original, apply_with_layout, Applied, EditRequest};
 use editref::Code;
 use property_support::matching::{find, fold, restyle};
 use proptest::prelude::*;
@@ -442,8 +446,88 @@ fn prop_assert_conflict(want: &Result<(String, Vec<Report>), (usize, Code)>, ind
     assert_eq!(want.as_ref().err(), Some(&(index, Code::EditConflict)));
 }
 
+/// ALIAS-6's model: every edit repaired and found in `original` itself (exactly one hit), the
+/// spans of all of them, with EDIT-2's break, sorted; a break a deletion takes that another
+/// hit begins with is that hit's; overlapping spans are `edit_conflict` for the later edit.
+fn model_on_original(original: &str, edits: &[Edit]) -> Result<String, (usize, Code)> {
+    // (start, end, new text, edit, took the break after its hit)
+    let mut spans: Vec<(usize, usize, String, usize, bool)> = Vec::new();
+    for (k, e) in edits.iter().enumerate() {
+        let (old, new, _) = repair(original, &e.old, &e.new);
+        if old == new {
+            return Err((k, Code::NoChange));
+        }
+        let (hits, _) = find(original, &old);
+        match hits.len() {
+            0 => return Err((k, Code::NotFound)),
+            1 => {}
+            _ => return Err((k, Code::Ambiguous)),
+        }
+        let (s, e) = hits[0];
+        let took = new.is_empty() && !old.ends_with('\n') && original[e..].starts_with('\n');
+        spans.push((s, if took { e + 1 } else { e }, new, k, took));
+    }
+    spans.sort_by_key(|&(s, e, _, k, _)| (s, e, k));
+    for i in 1..spans.len() {
+        if spans[i - 1].4 && spans[i - 1].1 == spans[i].0 + 1 {
+            spans[i - 1].1 -= 1;
+            spans[i - 1].4 = false;
+        }
+        if spans[i - 1].1 > spans[i].0 {
+            return Err((spans[i - 1].3.max(spans[i].3), Code::EditConflict));
+        }
+    }
+    let mut out = String::new();
+    let mut at = 0;
+    for (s, e, new, _, _) in &spans {
+        out.push_str(&original[at..*s]);
+        out.push_str(new);
+        at = *e;
+    }
+    out.push_str(&original[at..]);
+    Ok(out)
+}
+
+/// A list of Pi's edits: each replaces one text, which is never empty.
+fn pi_edit() -> impl Strategy<Value = Edit> {
+    (old(), new()).prop_map(|(old, new)| Edit {
+        old: if old.is_empty() { "a".into() } else { old },
+        new,
+        all: false,
+        expected: None,
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// ALIAS-6: Pi's list is the model matched against the original; and where the same list
+    /// applied in order (MULTI-1) succeeds as well, on exact text (no repair, no quote
+    /// fallback) and without deletions (EDIT-2's break, which in order goes to whichever edit
+    /// runs first), both write the same text.
+    #[test]
+    fn pis_list_is_matched_against_the_original(
+        original in text(),
+        edits in proptest::collection::vec(pi_edit(), 1..6),
+    ) {
+        let reqs = requests(&edits);
+        let together = apply_to_original(&original, &reqs);
+        let got = together
+            .clone()
+            .map(|a| outcome(&original, a).0)
+            .map_err(|f| (f.index, f.error.code));
+        prop_assert_eq!(&got, &model_on_original(&original, &edits));
+        let exact = |a: &Applied| {
+            a.edits.iter().zip(&edits).all(|(r, e)| {
+                r.repairs.is_empty() && r.old_string == e.old && !e.new.is_empty()
+            })
+        };
+        if let (Ok(together), Ok(in_order)) = (together, apply(&original, &reqs)) {
+            if exact(&together) && exact(&in_order) {
+                prop_assert_eq!(outcome(&original, together).0, outcome(&original, in_order).0);
+            }
+        }
+    }
 
     /// MULTI-1..4 with MATCH-1..4, REPAIR-1/2/4, EDIT-2 and ALIAS-5: the final text, every
     /// edit's report, or the failing edit and its code, are the model's — in every layout.

@@ -76,7 +76,11 @@ impl EditInput {
     /// order, with the strings moved out of it rather than copied (a JSON front end has no
     /// further use for the input once it is parsed).
     pub fn from_value(input: Value) -> ToolResult<EditInput> {
-        let mut input = super::aliases::edit(input)?;
+        Self::from_canonical(super::aliases::edit(input)?)
+    }
+
+    /// Edit's input once other agents' spellings are read as the canonical names.
+    fn from_canonical(mut input: Value) -> ToolResult<EditInput> {
         let f = Fields::new("Edit", &input, &Self::FIELDS)?;
         let expected_replacements = f.integer("expected_replacements")?;
         if expected_replacements == Some(0) {
@@ -150,22 +154,28 @@ impl MultiEditInput {
 
     /// [`MultiEditInput::from_json`] on an input the caller hands over: the same checks in the
     /// same order, with the strings moved out of it rather than copied.
-    pub fn from_value(mut input: Value) -> ToolResult<MultiEditInput> {
-        let f = Fields::new("MultiEdit", &input, &Self::FIELDS)?;
+    pub fn from_value(input: Value) -> ToolResult<MultiEditInput> {
+        Self::parse("MultiEdit", input)
+    }
+
+    /// MultiEdit's input, its messages naming `tool`, the tool the model called: MultiEdit, or
+    /// Edit for Pi's list of edits in the canonical names (ALIAS-6).
+    fn parse(tool: &'static str, mut input: Value) -> ToolResult<MultiEditInput> {
+        let f = Fields::new(tool, &input, &Self::FIELDS)?;
         f.str("file_path")?;
         let dry_run = f.boolean("dry_run")?;
         let list = match f.raw("edits") {
             Some(Value::Array(a)) => a,
             Some(_) => {
-                return Err(ToolError::invalid_input("The parameter `edits` of MultiEdit must be an array of {old_string, new_string, replace_all?} objects.").with("field", "edits"))
+                return Err(ToolError::invalid_input(format!("The parameter `edits` of {tool} must be an array of {{old_string, new_string, replace_all?}} objects.")).with("field", "edits"))
             }
             None => {
-                return Err(ToolError::invalid_input("The required parameter `edits` of MultiEdit is missing.").with("field", "edits"))
+                return Err(ToolError::invalid_input(format!("The required parameter `edits` of {tool} is missing.")).with("field", "edits"))
             }
         };
         if list.is_empty() || list.len() > MAX_EDITS {
             return Err(ToolError::invalid_input(format!(
-                "MultiEdit takes 1 to {MAX_EDITS} edits; {} were given. Split larger changes into several calls.",
+                "{tool} takes 1 to {MAX_EDITS} edits; {} were given. Split larger changes into several calls.",
                 list.len()
             ))
             .with("field", "edits"));
@@ -173,7 +183,7 @@ impl MultiEditInput {
         let mut flags = Vec::with_capacity(list.len());
         for (index, e) in list.iter().enumerate() {
             let checked = (|| {
-                let ef = Fields::new("MultiEdit", e, &EditSpec::FIELDS)?;
+                let ef = Fields::new(tool, e, &EditSpec::FIELDS)?;
                 ef.str("old_string")?;
                 ef.str("new_string")?;
                 ef.boolean("replace_all")
@@ -198,6 +208,27 @@ impl MultiEditInput {
             file_path,
             edits,
             dry_run,
+        })
+    }
+}
+
+/// An Edit call as the JSON entry reads it (ALIAS-1..6): one edit in any agent's spelling, or
+/// Pi's list of edits, which runs as a MultiEdit whose edits are all matched against the file
+/// as it was read.
+#[derive(Debug)]
+pub(crate) enum EditCall {
+    /// One edit.
+    One(EditInput),
+    /// Pi's list of edits, in MultiEdit's canonical input (ALIAS-6).
+    List(MultiEditInput),
+}
+
+impl EditCall {
+    /// Reads an Edit call, moving its strings out of `input`.
+    pub(crate) fn from_value(input: Value) -> ToolResult<EditCall> {
+        Ok(match super::aliases::edit_form(input)? {
+            super::aliases::EditForm::One(v) => EditCall::One(EditInput::from_canonical(v)?),
+            super::aliases::EditForm::List(v) => EditCall::List(MultiEditInput::parse("Edit", v)?),
         })
     }
 }

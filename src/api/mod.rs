@@ -26,6 +26,7 @@ mod text_editor;
 mod undo;
 mod write;
 
+pub(crate) use edit::EditCall;
 pub use edit::{
     EditInput, EditOutput, EditSpec, EditSummary, MultiEditInput, MultiEditOutput, MAX_EDITS,
 };

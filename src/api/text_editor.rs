@@ -70,8 +70,9 @@ pub struct TextEditorInput {
     /// `str_replace`: the exact text to replace, occurring once in the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub old_str: Option<String>,
-    /// `str_replace`: the text to put in its place (empty or absent deletes); `insert`: an
-    /// older name of `insert_text`.
+    /// `str_replace`: the text to put in its place (empty or absent deletes exactly `old_str`;
+    /// include the line break in `old_str` to remove a whole line); `insert`: an older name of
+    /// `insert_text`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_str: Option<String>,
     /// `insert`: the line after which to insert; 0 inserts at the top.

@@ -38,7 +38,13 @@ pub fn run(session: &Session, input: TextEditorInput) -> ToolResult<TextEditorOu
                 .with("field", "old_str"));
             }
             let edit = EditInput::new(&path, old, input.new_str.unwrap_or_default());
-            let result = tools::edit::run_named(session, edit, ReadRule::IfRead, TOOL)?;
+            let result = tools::edit::run_named(
+                session,
+                edit,
+                ReadRule::IfRead,
+                TOOL,
+                tools::edit::Deletion::Exact,
+            )?;
             Ok(TextEditorOutput::StrReplace { path, result })
         }
         EditorCommand::Insert => {
@@ -91,9 +97,19 @@ fn insert_range(e: ToolError, line: u64) -> ToolError {
         (Code::InvalidInput, Some(n)) => n,
         _ => return e,
     };
+    // A model used to counting the empty text after a final line break as one more line
+    // (EDITOR-5) is told where the end is.
+    let end = if lines.checked_add(1) == Some(line) {
+        format!(
+            " The line break that ends the last line does not start another line: to insert at \
+             the end, give {lines}."
+        )
+    } else {
+        String::new()
+    };
     ToolError::invalid_input(format!(
         "`insert_line` {line} is past the end of the file, which has {lines} line{}. Give 0 to \
-         insert at the top, or a line from 1 to {lines} to insert after it.",
+         insert at the top, or a line from 1 to {lines} to insert after it.{end}",
         if lines == 1 { "" } else { "s" }
     ))
     .with("field", "insert_line")

@@ -1,4 +1,4 @@
-//! The edit engine (EDIT-2, MATCH-3/4/5, MULTI-1..4): pure, no I/O.
+//! The edit engine (EDIT-2, MATCH-3/4/5, MULTI-1..4, ALIAS-6): pure, no I/O.
 //!
 //! Edits apply in order, each to the result of the previous one. However many edits run, the
 //! outcome is a list of replaced spans **of the original** LF view: everything outside them is
@@ -7,7 +7,9 @@
 //! original and of inserted text (`blocks`), finds each needle through an index built in one
 //! pass over the file (`index`) and checks MULTI-2 with one scan per `new_string`
 //! (`conflicts`), so that a thousand edits cost about what one does; whatever that way cannot
-//! settle runs `step` on the whole current text (`multi`).
+//! settle runs `step` on the whole current text (`multi`). Pi's list of edits (ALIAS-6) is the
+//! one run not in order: every edit runs `step` on the original itself, and the spans, which
+//! may not overlap, are replaced together (`original`).
 
 use crate::error::ToolError;
 use crate::matching::Haystack;
@@ -20,6 +22,7 @@ mod conflicts;
 mod index;
 mod likeness;
 mod multi;
+mod original;
 mod pieces;
 mod step;
 
@@ -37,6 +40,7 @@ pub struct EditRequest {
     new_string: String,
     replace_all: bool,
     expected: Option<usize>,
+    exact_deletion: bool,
     new_eol: Eol,
 }
 
@@ -48,6 +52,7 @@ impl EditRequest {
             new_string: eol::normalize_crlf(new_string).into_owned(),
             replace_all,
             expected: None,
+            exact_deletion: false,
             new_eol: eol::count_eols(new_string).dominant(),
         }
     }
@@ -68,6 +73,7 @@ impl EditRequest {
             new_string,
             replace_all,
             expected: None,
+            exact_deletion: false,
             new_eol,
         }
     }
@@ -78,6 +84,19 @@ impl EditRequest {
         self.expected = Some(count);
         self.replace_all = true;
         self
+    }
+
+    /// EDITOR-4: a deletion removes exactly the text of its hits, and never the line break
+    /// after them that EDIT-2 would take (the text editor's `str_replace`).
+    pub fn with_exact_deletion(mut self) -> EditRequest {
+        self.exact_deletion = true;
+        self
+    }
+
+    /// Whether a deletion takes the line break after its hit (EDIT-2), as Edit's do, or
+    /// removes exactly the hit (EDITOR-4).
+    pub fn takes_line_break(&self) -> bool {
+        !self.exact_deletion
     }
 
     /// The hit count the request insists on, if any (ALIAS-5).
@@ -187,6 +206,13 @@ pub fn apply(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> 
         }
         _ => multi::run(original, edits),
     }
+}
+
+/// Applies `edits` as Pi's list of edits (ALIAS-6): every edit is matched against `original`
+/// itself, as a single Edit would be, and the spans of all of them, which must not overlap
+/// (`edit_conflict`), are replaced together. All or nothing, as [`apply`].
+pub fn apply_to_original(original: &str, edits: &[EditRequest]) -> Result<Applied, Failure> {
+    original::run(original, edits)
 }
 
 /// [`apply`] for several edits with the run laid out by hand: blocks of `block` bytes, needles

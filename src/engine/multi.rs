@@ -235,8 +235,9 @@ fn settle<'e>(
     if hits.len() > 1 && !edit.replace_all() {
         return None;
     }
-    // EDIT-2: deleting text that does not end with a line break takes the break after it.
-    let eat_break = new.is_empty() && !old.ends_with('\n');
+    // EDIT-2: deleting text that does not end with a line break takes the break after it
+    // (not so for exact deletions, EDITOR-4).
+    let eat_break = edit.takes_line_break() && new.is_empty() && !old.ends_with('\n');
     let replacements = hits.len();
     let starts: Vec<_> = hits.iter().map(|&(s, _)| s).collect();
     let spans = hits

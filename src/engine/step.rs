@@ -68,7 +68,7 @@ pub(super) fn step<'e>(
         };
         (vec![(0, text.len(), r.new.to_string())], report)
     } else {
-        match_spans(&hay, &r, edit.replace_all, edit.expected)?
+        match_spans(&hay, &r, edit)?
     };
     Ok(Stepped {
         spans,
@@ -127,9 +127,9 @@ fn hint_json(h: &Hint) -> serde_json::Value {
 fn match_spans(
     hay: &Haystack<'_>,
     r: &Repaired<'_>,
-    replace_all: bool,
-    expected: Option<usize>,
+    edit: &EditRequest,
 ) -> Result<(Spans, EditReport), ToolError> {
+    let (replace_all, expected) = (edit.replace_all, edit.expected);
     let text = hay.text();
     let hits = hay.find(&r.old);
     if hits.spans.is_empty() {
@@ -204,8 +204,9 @@ fn match_spans(
         .with("count", hits.spans.len())
         .with("lines", lines));
     }
-    // EDIT-2: deleting text that does not end with a line break takes the break after it.
-    let eat_break = r.new.is_empty() && !r.old.ends_with('\n');
+    // EDIT-2: deleting text that does not end with a line break takes the break after it
+    // (not so for the text editor's exact deletions, EDITOR-4).
+    let eat_break = edit.takes_line_break() && r.new.is_empty() && !r.old.ends_with('\n');
     let bytes = text.as_bytes();
     let mut spans = Vec::with_capacity(hits.spans.len());
     let mut first: Option<(String, String)> = None;

@@ -12,6 +12,8 @@ use serde_json::Value;
 /// summary and, where the result has one, the diff.
 pub fn change_text(tool: &str, out: &Value) -> String {
     match tool {
+        // Pi's list of edits sent to Edit answers as MultiEdit does (ALIAS-6).
+        "Edit" if out.get("edits").is_some() => multi_edit_text(out),
         "Edit" => edit_text(out),
         "MultiEdit" => multi_edit_text(out),
         "Write" => write_text(out),
@@ -281,6 +283,18 @@ mod tests {
         assert_eq!(
             change_text("Write", &out),
             "Updated a.txt\n@@ -1,1 +1,1 @@\n-a\n+b\n"
+        );
+    }
+
+    #[test]
+    fn an_edit_with_pis_list_is_told_as_a_multi_edit() {
+        let out = json!({"filePath": "a.txt", "edits": [
+            {"oldString": "a", "newString": "b", "replacements": 1},
+            {"oldString": "c", "newString": "d", "replacements": 1}
+        ], "diff": ""});
+        assert_eq!(
+            change_text("Edit", &out),
+            "Applied 2 edits (2 replacements) to a.txt"
         );
     }
 

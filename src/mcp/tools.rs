@@ -94,7 +94,7 @@ pub fn tool(name: &str) -> Option<Tool> {
             "Edit file",
             EDIT,
             input_schema::<EditInput>(),
-            output_schema_of::<EditOutput>(),
+            edit_output_schema(),
             hints(false, false, false),
         ),
         "MultiEdit" => (
@@ -204,6 +204,34 @@ pub fn output_schema_of<T: JsonSchema>() -> Arc<JsonObject> {
     Arc::new(root)
 }
 
+/// Edit's `outputSchema`: as [`output_schema_of`] gives it, but its result is Edit's or, for
+/// Pi's list of edits sent to Edit (ALIAS-6), MultiEdit's — the two an `anyOf` inside the
+/// result's branch, so a client that checks results against the schema accepts both.
+fn edit_output_schema() -> Arc<JsonObject> {
+    let mut root = (*output_schema_of::<EditOutput>()).clone();
+    let multi = output_schema_of::<MultiEditOutput>();
+    let list = match multi.get("anyOf").and_then(|a| a.get(0)) {
+        Some(Value::Object(list)) => {
+            let mut list = list.clone();
+            list.insert(
+                "description".into(),
+                Value::String(
+                    "The result of a list of edits (Pi's `edits`), as MultiEdit's.".into(),
+                ),
+            );
+            Value::Object(list)
+        }
+        _ => return Arc::new(root),
+    };
+    if let Some(Value::Array(branches)) = root.get_mut("anyOf") {
+        if let Some(one) = branches.first_mut() {
+            let single = one.take();
+            *one = json!({"type": "object", "anyOf": [single, list]});
+        }
+    }
+    Arc::new(root)
+}
+
 /// The structured content of a refusal: `{"error": {code, message, ...fields}}`, with `code`
 /// one of SPEC §12's and the fields of §13.2 allowed beside the two.
 pub fn refusal_schema() -> Value {
@@ -260,6 +288,11 @@ mod tests {
             );
             assert!(t.description.is_some() && t.title.is_some());
         }
+        // Edit answers with Edit's result, or MultiEdit's for Pi's list of edits (ALIAS-6).
+        let edit = tool("Edit").unwrap().output_schema.unwrap();
+        let branches = edit["anyOf"][0]["anyOf"].as_array().unwrap();
+        assert!(branches[0]["required"].to_string().contains("oldString"));
+        assert!(branches[1]["required"].to_string().contains("edits"));
         let read = tool("Read").unwrap().output_schema.unwrap();
         assert!(
             read["anyOf"][0].get("oneOf").is_some(),

@@ -1,14 +1,15 @@
 //! Edit (EDIT-1..7), and the pipeline MultiEdit shares with it.
 //!
-//! The checks run in the order of EDIT-1. The file is loaded once, early, so that input repair
-//! can see the text (step 2 compares the *repaired* strings); the same bytes then serve the
-//! staleness check, the engine and the write-time check.
+//! The checks run in the order of EDIT-1. The file is loaded once, early; the same bytes serve
+//! the staleness check, the engine and the write-time check. Nothing read from the text decides
+//! an answer before the staleness check: step 2 compares the strings as sent, and the repairs,
+//! which read the text, run in the engine after steps 7-9.
 
 use super::edit_window;
 use super::open::ReadRule;
 use super::{decode_error, is_notebook, load, metadata_checks, not_found, stat};
 use crate::api::{Change, EditInput, EditOutput};
-use crate::disk::{Kind, Loaded, WriteRequest};
+use crate::disk::{Loaded, WriteRequest};
 use crate::engine::{self, EditReport, EditRequest};
 use crate::error::{msg, Code, ToolError, ToolResult};
 use crate::patch;
@@ -23,16 +24,33 @@ pub fn run(session: &Session, input: EditInput) -> ToolResult<EditOutput> {
 /// Runs Edit with another read requirement: the text editor's `str_replace` carries the text
 /// it replaces and needs no earlier view (DIALECT-1).
 pub fn run_as(session: &Session, input: EditInput, rule: ReadRule) -> ToolResult<EditOutput> {
-    run_named(session, input, rule, tool_name(false))
+    run_named(
+        session,
+        input,
+        rule,
+        Run::Single.tool_name(),
+        Deletion::WithLineBreak,
+    )
 }
 
-/// Runs Edit with another read requirement and under another tool's name in the undo journal
-/// (the text editor's `str_replace`), so that undo reports the call the model made.
+/// What a deletion (an empty `new_string`) removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deletion {
+    /// The hit, and the line break right after it when the hit stops short of one (EDIT-2).
+    WithLineBreak,
+    /// Exactly the hit: the text editor's `str_replace` (EDITOR-4).
+    Exact,
+}
+
+/// Runs Edit with another read requirement, under another tool's name in the undo journal
+/// (the text editor's `str_replace`), so that undo reports the call the model made, and with
+/// that tool's deletions.
 pub fn run_named(
     session: &Session,
     input: EditInput,
     rule: ReadRule,
     tool: &str,
+    deletion: Deletion,
 ) -> ToolResult<EditOutput> {
     // The model's strings become a request once, here (TEXT-5 normalisation included).
     let EditInput {
@@ -47,12 +65,15 @@ pub fn run_named(
     if let Some(n) = expected_replacements {
         edit = edit.with_expected_count(usize::try_from(n).unwrap_or(usize::MAX));
     }
+    if deletion == Deletion::Exact {
+        edit = edit.with_exact_deletion();
+    }
     let done = apply_named(
         session,
         &file_path,
         std::slice::from_ref(&edit),
         dry_run,
-        false,
+        Run::Single,
         rule,
         tool,
     )?;
@@ -86,34 +107,60 @@ pub(crate) struct Done {
     pub durable: bool,
 }
 
-/// The tool's name in the undo journal.
-fn tool_name(multi: bool) -> &'static str {
-    if multi {
-        "MultiEdit"
-    } else {
-        "Edit"
+/// How the edits of one call apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// One Edit.
+    Single,
+    /// A MultiEdit: each edit on the text the one before it left (MULTI-1).
+    InOrder,
+    /// Pi's list of edits, called as Edit: each edit on the original text (ALIAS-6).
+    OnOriginal,
+}
+
+impl Run {
+    /// Whether the call is a list of edits, whose errors name the edit (`edit_index`).
+    fn is_list(self) -> bool {
+        self != Run::Single
+    }
+
+    /// The tool's name in the undo journal: the tool the model called.
+    fn tool_name(self) -> &'static str {
+        match self {
+            Run::InOrder => "MultiEdit",
+            Run::Single | Run::OnOriginal => "Edit",
+        }
+    }
+
+    /// The engine's answer for `edits` on `text`.
+    fn engine(self, text: &str, edits: &[EditRequest]) -> ToolResult<engine::Applied> {
+        match self {
+            Run::OnOriginal => engine::apply_to_original(text, edits),
+            Run::Single | Run::InOrder => engine::apply(text, edits),
+        }
+        .map_err(|f| indexed(self, f.index, f.error))
     }
 }
 
-/// Attaches `edit_index` to errors of MultiEdit that belong to one edit.
-fn indexed(multi: bool, index: usize, e: ToolError) -> ToolError {
-    if multi {
+/// Attaches `edit_index` to errors of a list of edits that belong to one edit.
+fn indexed(run: Run, index: usize, e: ToolError) -> ToolError {
+    if run.is_list() {
         e.with("edit_index", index)
     } else {
         e
     }
 }
 
-/// The shared pipeline: EDIT-1 steps 2–12, EDIT-3 and MULTI-1..5.
+/// The shared pipeline: EDIT-1 steps 2–12, EDIT-3, MULTI-1..5 and ALIAS-6.
 pub(crate) fn apply(
     session: &Session,
     path: &str,
     edits: &[EditRequest],
     dry_run: bool,
-    multi: bool,
+    run: Run,
     rule: ReadRule,
 ) -> ToolResult<Done> {
-    apply_named(session, path, edits, dry_run, multi, rule, tool_name(multi))
+    apply_named(session, path, edits, dry_run, run, rule, run.tool_name())
 }
 
 /// [`apply`], recording the write under `tool` in the undo journal.
@@ -122,57 +169,23 @@ pub(crate) fn apply_named(
     path: &str,
     edits: &[EditRequest],
     dry_run: bool,
-    multi: bool,
+    run: Run,
     rule: ReadRule,
     tool: &str,
 ) -> ToolResult<Done> {
-    // Resolve and load quietly: failures are reported at their own step below.
-    let resolved = session.resolve(path);
-    let early: Option<Loaded> = resolved.as_ref().ok().and_then(|r| {
-        let meta = session.fs().symlink_metadata(&r.target).ok()?;
-        if meta.kind != Kind::File || meta.len > session.config().max_edit_size {
-            return None;
-        }
-        load(session, r, session.config().max_edit_size).ok()
-    });
-    let early_doc = early.as_ref().map(|l| Document::decode(&l.bytes));
-
-    // A single Edit's old_string found in the stored text of a CRLF file: the edit then runs
-    // on a window of the file's lines, and the view of the whole file is never built.
-    let mut stored_hits = match &early_doc {
-        Some(Ok(d)) => stored_hits_of(d, edits),
-        _ => None,
-    };
-
-    // Step 2: no_change, after repair against the text it applies to.
-    for (index, edit) in edits.iter().enumerate() {
-        let same = if index == 0 {
-            match (&early_doc, &stored_hits) {
-                // Found as given: no repair fires (REPAIR-4).
-                (_, Some(hits)) if !hits.is_empty() => edit.old_string() == edit.new_string(),
-                (Some(Ok(d)), _) => {
-                    let r = engine::repaired(d.view(), edit);
-                    r.old == r.new
-                }
-                _ => {
-                    let r = engine::repaired("", edit);
-                    r.old == r.new
-                }
-            }
-        } else {
-            edit.old_string() == edit.new_string()
-        };
-        if same {
-            return Err(indexed(
-                multi,
-                index,
-                ToolError::new(Code::NoChange, msg::NO_CHANGE),
-            ));
-        }
+    // Step 2: no_change, on the strings as sent. Repair reads the file's text, which counts
+    // only once the staleness check has passed: a no_change that repair causes is the engine's
+    // answer at step 10, after steps 7-9 (EDIT-1).
+    if let Some(index) = edits.iter().position(|e| e.old_string() == e.new_string()) {
+        return Err(indexed(
+            run,
+            index,
+            ToolError::new(Code::NoChange, msg::NO_CHANGE),
+        ));
     }
 
     // Step 3: path rules.
-    let r = resolved?;
+    let r = session.resolve(path)?;
     let creating = edits[0].old_string().is_empty();
     let meta = if r.exists {
         let m = stat(session, &r)?;
@@ -193,7 +206,7 @@ pub(crate) fn apply_named(
                 msg::USE_NOTEBOOK_EDIT,
             ));
         }
-        return create(session, &r, edits, dry_run, multi, tool);
+        return create(session, &r, edits, dry_run, run, tool);
     };
 
     // Step 5: metadata checks (also under dry_run).
@@ -205,17 +218,8 @@ pub(crate) fn apply_named(
             msg::USE_NOTEBOOK_EDIT,
         ));
     }
-    // The early load is used when it is still the same file; its document is decoded once.
-    let reloaded;
-    let (loaded, doc) = match (&early, early_doc) {
-        (Some(l), Some(doc)) if l.meta.same_identity(&meta) => (l, doc),
-        _ => {
-            reloaded = load(session, &r, session.config().max_edit_size)?;
-            let doc = Document::decode(&reloaded.bytes);
-            stored_hits = doc.as_ref().ok().and_then(|d| stored_hits_of(d, edits));
-            (&reloaded, doc)
-        }
-    };
+    let loaded = &load(session, &r, session.config().max_edit_size)?;
+    let doc = Document::decode(&loaded.bytes);
     // Steps 7–8: read state and staleness check 1.
     let fingerprint = || doc.as_ref().ok().map(Document::fingerprint);
     match rule {
@@ -224,8 +228,10 @@ pub(crate) fn apply_named(
     }
     // Step 9.
     let mut doc = doc.map_err(|e| decode_error(e, &r.given))?;
-    // Steps 10–12 and MULTI-1..4: on a window of the file when the stored text found the
-    // edit's hits, else on the whole view.
+    // Steps 10–12 and MULTI-1..4: a single Edit's old_string found in the stored text of a
+    // CRLF or UTF-16 file runs on a window of the file's lines, and the view of the whole file
+    // is never built; anything else runs on the whole view.
+    let stored_hits = stored_hits_of(&doc, edits);
     let windowed = match (&stored_hits, edits) {
         (Some(hits), [edit]) => edit_window::apply(&r.given, &doc, edit, hits),
         _ => None,
@@ -233,8 +239,7 @@ pub(crate) fn apply_named(
     let (reports, patch, spans) = match windowed {
         Some(w) => (w.reports, w.patch, Spans::Stored(w.stored)),
         None => {
-            let applied =
-                engine::apply(doc.view(), edits).map_err(|f| indexed(multi, f.index, f.error))?;
+            let applied = run.engine(doc.view(), edits)?;
             if creating && !doc.eol_counts().any() {
                 doc.set_dominant(edits[0].new_eol());
             }
@@ -286,11 +291,11 @@ fn create(
     r: &crate::session::Resolved,
     edits: &[EditRequest],
     dry_run: bool,
-    multi: bool,
+    run: Run,
     tool: &str,
 ) -> ToolResult<Done> {
     let doc = Document::empty(edits[0].new_eol());
-    let applied = engine::apply("", edits).map_err(|f| indexed(multi, f.index, f.error))?;
+    let applied = run.engine("", edits)?;
     let patch = patch::Patch::new(&r.given, "", &applied.replacements);
     let durable = if dry_run {
         true

@@ -1,8 +1,9 @@
 //! MultiEdit (MULTI-1..5): several edits of one file, applied in order, written once or not at
 //! all. It shares Edit's pipeline (`edit::apply`); only the input and the report per
-//! edit are its own.
+//! edit are its own. Pi's list of edits (ALIAS-6), sent to Edit, runs here too, with every
+//! edit matched against the original text.
 
-use super::edit::apply;
+use super::edit::{apply, Run};
 use crate::api::{Change, EditSummary, MultiEditInput, MultiEditOutput};
 use crate::engine::EditRequest;
 use crate::error::ToolResult;
@@ -10,6 +11,19 @@ use crate::session::Session;
 
 /// Runs MultiEdit.
 pub fn run(session: &Session, input: MultiEditInput) -> ToolResult<MultiEditOutput> {
+    run_as(session, input, Run::InOrder)
+}
+
+/// Runs Pi's list of edits (ALIAS-6): the edits of `input`, each matched against the file as
+/// it is before the call, written together; the answer is MultiEdit's.
+pub(crate) fn run_on_original(
+    session: &Session,
+    input: MultiEditInput,
+) -> ToolResult<MultiEditOutput> {
+    run_as(session, input, Run::OnOriginal)
+}
+
+fn run_as(session: &Session, input: MultiEditInput, how: Run) -> ToolResult<MultiEditOutput> {
     // The model's strings become requests once, here (TEXT-5 normalisation included).
     let MultiEditInput {
         file_path,
@@ -25,7 +39,7 @@ pub fn run(session: &Session, input: MultiEditInput) -> ToolResult<MultiEditOutp
         &file_path,
         &edits,
         dry_run,
-        true,
+        how,
         super::open::ReadRule::Required,
     )?;
     let mut repairs: Vec<&'static str> = Vec::new();

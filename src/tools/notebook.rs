@@ -1,8 +1,9 @@
 //! NotebookEdit (NOTEBOOK-1..5) and the notebook side of Read.
 //!
 //! Notebooks are JSON; they are parsed with key order and number text preserved and written back
-//! the way Jupyter writes them (its indent, non-ASCII unescaped, trailing newline), so an
-//! unchanged notebook re-serialises to the identical bytes and an edit changes only its cell.
+//! in the notebook's own form (NOTEBOOK-4: its indent, non-ASCII unescaped, a trailing newline
+//! only if it had one), so an unchanged notebook re-serialises to the identical bytes and an
+//! edit changes only its cell.
 
 use super::{decode_error, load, metadata_checks, not_found, stat};
 use crate::api::{FileRef, NotebookCell, NotebookEditInput, NotebookEditOutput, ReadOutput};
@@ -63,7 +64,7 @@ pub fn serialize(nb: &Value, indent: usize, trailing_newline: bool) -> String {
     s
 }
 
-/// The indent width of a pretty-printed JSON text (1 when it cannot be told, D13).
+/// The indent width of a pretty-printed JSON text (1 when it cannot be told, NOTEBOOK-4).
 pub fn detect_indent(text: &str) -> usize {
     text.split('\n')
         .nth(1)
@@ -75,7 +76,7 @@ pub fn detect_indent(text: &str) -> usize {
 /// Byte spans of the `cells` array and of each cell in a notebook's text.
 ///
 /// Edits splice only the changed cell's text, so every other byte of the notebook — other cells,
-/// metadata, number spellings, odd formatting — stays exactly as it was (NOTEBOOK-4, D13).
+/// metadata, number spellings, odd formatting — stays exactly as it was (NOTEBOOK-4).
 struct CellSpans {
     array: (usize, usize),
     cells: Vec<(usize, usize)>,

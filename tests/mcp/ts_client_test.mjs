@@ -193,6 +193,17 @@ check('reads then edits a CRLF file, byte for byte', async (dir, connect) => {
     expect(textOf(r).startsWith('Replaced 1 occurrence in '), `summary: ${textOf(r)}`);
     expect(textOf(r).includes('-two') && textOf(r).includes('+2'), 'the diff is shown');
     equal(r.structuredContent.replacements, 1, 'structured replacements');
+    // Pi's list of edits sent to Edit (ALIAS-6) answers as MultiEdit, which Edit's outputSchema
+    // admits: the client takes the result.
+    r = ok(
+      await client.callTool({
+        name: 'Edit',
+        arguments: { path: 'crlf.txt', edits: [{ oldText: 'one', newText: '1' }, { oldText: '3', newText: 'three' }] },
+      }),
+      "Edit with Pi's list of edits",
+    );
+    expect(textOf(r).startsWith('Applied 2 edits (2 replacements) to '), `summary: ${textOf(r)}`);
+    equal(r.structuredContent.edits.length, 2, 'one summary per edit');
     r = ok(
       await client.callTool({ name: 'Write', arguments: { file_path: 'new.txt', content: 'x\r\n' } }),
       'Write',
@@ -201,7 +212,7 @@ check('reads then edits a CRLF file, byte for byte', async (dir, connect) => {
   } finally {
     await close();
   }
-  sameBytes(f, 'one\r\n2\r\n3\r\n', 'the edited file');
+  sameBytes(f, '1\r\n2\r\nthree\r\n', 'the edited file');
   sameBytes(join(dir, 'new.txt'), 'x\r\n', 'the written file');
   noTempFiles(dir);
 });

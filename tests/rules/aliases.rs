@@ -4,7 +4,7 @@
 //! One module per rule family, so that a failing test is found by its rule ID; the sandbox and
 //! the assertions every family shares are in `main.rs`.
 
-use crate::sb;
+use crate::{sb, sb_undo};
 use editref::api::{EditInput, WriteInput};
 use editref::Code;
 use serde_json::json;
@@ -21,17 +21,22 @@ fn alias_1_each_agents_edit_spelling() {
             "Kiro",
         ),
         (
-            json!({"filePath": "f.txt", "old_string": "two", "new_string": "2"}),
-            "Pi",
+            json!({"path": "f.txt", "oldText": "two", "newText": "2"}),
+            "Pi (its older single replacement)",
         ),
         (
             json!({"path": "f.txt", "old_str": "two", "new_str": "2"}),
             "text editor",
         ),
         (
+            json!({"file_path": "f.txt", "instruction": "Write the number as a digit.",
+                   "old_string": "two", "new_string": "2"}),
+            "Gemini CLI 0.61.0",
+        ),
+        (
             json!({"file_path": "f.txt", "old_string": "two", "new_string": "2",
                    "expected_replacements": 1}),
-            "Gemini CLI",
+            "Gemini CLI, earlier versions",
         ),
     ] {
         let t = sb();
@@ -42,6 +47,33 @@ fn alias_1_each_agents_edit_spelling() {
         assert_eq!(t.get("f.txt"), b"one\r\n2\r\n", "{agent}");
         t.assert_no_residue();
     }
+    // Gemini CLI's allow_multiple is replace_all; its instruction changes nothing.
+    let t = sb();
+    t.put("f.txt", b"x x\n");
+    t.read("f.txt");
+    let out = t
+        .call(
+            "Edit",
+            json!({"file_path": "f.txt", "instruction": "Rename x to y everywhere.",
+                   "old_string": "x", "new_string": "y", "allow_multiple": true}),
+        )
+        .unwrap();
+    assert_eq!(out["replaceAll"], true);
+    assert_eq!(t.get("f.txt"), b"y y\n");
+    t.refused(
+        "f.txt",
+        Code::Ambiguous,
+        "Edit",
+        json!({"file_path": "f.txt", "instruction": "", "old_string": "y", "new_string": "z",
+               "allow_multiple": false}),
+    );
+    let e = t.refused(
+        "f.txt",
+        Code::InvalidInput,
+        "Edit",
+        json!({"file_path": "f.txt", "instruction": 7, "old_string": "y", "new_string": "z"}),
+    );
+    assert_eq!(e.fields.get("field"), Some(&json!("instruction")));
     // OpenCode's replaceAll, and dry_run in any spelling.
     let t = sb();
     t.put("f.txt", b"x x\n");
@@ -134,6 +166,13 @@ fn alias_3_mixed_spellings_are_refused() {
         json!({"filePath": "f.txt", "oldString": "a", "newString": "b",
                "expected_replacements": 1}),
         json!({"filePath": "f.txt", "oldString": "a", "newString": "b", "bogus": 1}),
+        // No agent spells Edit with OpenCode's path and Claude Code's strings.
+        json!({"filePath": "f.txt", "old_string": "a", "new_string": "b"}),
+        // Pi has no replace_all; Claude Code has no instruction or allow_multiple.
+        json!({"path": "f.txt", "oldText": "a", "newText": "b", "replace_all": true}),
+        json!({"file_path": "f.txt", "old_string": "a", "new_string": "b", "instruction": "x",
+               "replace_all": true}),
+        json!({"path": "f.txt", "oldText": "a", "new_str": "b"}),
     ] {
         t.refused("f.txt", Code::InvalidInput, "Edit", input);
     }
@@ -238,4 +277,144 @@ fn alias_5_expected_replacements_replaces_every_hit_when_the_count_matches() {
         t.get("q.txt"),
         "say \u{201c}yo\u{201d} and \u{201c}yo\u{201d}\n".as_bytes()
     );
+}
+
+/// ALIAS-6: Pi 0.73.1's call, `{path, edits: [{oldText, newText}]}`, runs as one write whose
+/// edits are all matched against the file as it was read; MultiEdit's answer.
+#[test]
+fn alias_6_pis_list_of_edits_is_matched_against_the_file_as_read() {
+    let t = sb_undo();
+    t.put("f.txt", b"one\r\ntwo\r\nthree\r\n");
+    t.read("f.txt");
+    let out = t
+        .call(
+            "Edit",
+            json!({"path": "f.txt", "edits": [{"oldText": "three", "newText": "3"},
+                                              {"oldText": "one\ntwo", "newText": "1\n2"}]}),
+        )
+        .unwrap();
+    assert_eq!(t.get("f.txt"), b"1\r\n2\r\n3\r\n");
+    assert_eq!(out["edits"][0]["oldString"], "three");
+    assert_eq!(out["edits"][1]["replacements"], 1);
+    assert_eq!(out["repairs"], json!([]));
+    t.assert_no_residue();
+    // One write, one undo unit, recorded as the Edit the model called.
+    let undone = t.call("Undo", json!({"file_path": "f.txt"})).unwrap();
+    assert_eq!(undone["undone"][0]["tool"], "Edit");
+    assert_eq!(t.get("f.txt"), b"one\r\ntwo\r\nthree\r\n");
+
+    // A single edit in the list, the form Pi's model sends most.
+    t.read("f.txt");
+    t.call(
+        "Edit",
+        json!({"path": "f.txt", "edits": [{"oldText": "two", "newText": "2"}]}),
+    )
+    .unwrap();
+    assert_eq!(t.get("f.txt"), b"one\r\n2\r\nthree\r\n");
+    // Pi's older oldText/newText given with edits join the list as its last edit.
+    t.call(
+        "Edit",
+        json!({"path": "f.txt", "edits": [{"oldText": "one", "newText": "1"}],
+               "oldText": "three", "newText": "3"}),
+    )
+    .unwrap();
+    assert_eq!(t.get("f.txt"), b"1\r\n2\r\n3\r\n");
+    // dry_run in Pi's list too.
+    let dry = t
+        .call(
+            "Edit",
+            json!({"path": "f.txt", "edits": [{"oldText": "1", "newText": "one"}],
+                   "dry_run": true}),
+        )
+        .unwrap();
+    assert_eq!(dry["dryRun"], true);
+    assert_eq!(t.get("f.txt"), b"1\r\n2\r\n3\r\n");
+}
+
+/// ALIAS-6: what the list refuses — each with `edit_index`, the file untouched, nothing left.
+#[test]
+fn alias_6_refusals_name_the_edit() {
+    let t = sb();
+    t.put("f.txt", b"a b\nx x\nabcd\n");
+    t.read("f.txt");
+    let edits = |list: serde_json::Value| json!({"path": "f.txt", "edits": list});
+    for (list, code, index) in [
+        // Text only an earlier edit of the list writes is not in the file the model read.
+        (
+            json!([{"oldText": "a b", "newText": "c b"}, {"oldText": "c b", "newText": "d"}]),
+            Code::NotFound,
+            1,
+        ),
+        // Uniqueness is judged in the file as read, whatever the other edits change.
+        (
+            json!([{"oldText": "x x", "newText": "y x"}, {"oldText": "x", "newText": "z"}]),
+            Code::Ambiguous,
+            1,
+        ),
+        // Two edits replacing the same text.
+        (
+            json!([{"oldText": "bc", "newText": "X"}, {"oldText": "abc", "newText": "Y"}]),
+            Code::EditConflict,
+            1,
+        ),
+        (
+            json!([{"oldText": "a b", "newText": "a b"}, {"oldText": "zz", "newText": "q"}]),
+            Code::NoChange,
+            0,
+        ),
+        // oldText must quote text of the file; an empty one cannot.
+        (
+            json!([{"oldText": "a", "newText": "A"}, {"oldText": "", "newText": "q"}]),
+            Code::InvalidInput,
+            1,
+        ),
+        // Each edit is {oldText, newText}.
+        (
+            json!([{"old_string": "a", "new_string": "A"}]),
+            Code::InvalidInput,
+            0,
+        ),
+    ] {
+        let e = t.refused("f.txt", code, "Edit", edits(list.clone()));
+        assert_eq!(e.fields.get("edit_index"), Some(&json!(index)), "{list}");
+    }
+    // Keys of other agents with the list are a mixture; other keys are refused by name.
+    for (input, field) in [
+        (
+            json!({"file_path": "f.txt", "edits": [{"oldText": "a", "newText": "A"}]}),
+            "file_path,edits",
+        ),
+        (
+            json!({"path": "f.txt", "edits": [{"oldText": "a", "newText": "A"}], "bogus": 1}),
+            "bogus",
+        ),
+        (json!({"path": "f.txt", "edits": "a"}), "edits"),
+        (
+            json!({"path": "f.txt", "edits": [], "oldText": "a"}),
+            "newText",
+        ),
+        (json!({"path": "f.txt", "edits": []}), "edits"),
+    ] {
+        let e = t.refused("f.txt", Code::InvalidInput, "Edit", input.clone());
+        assert_eq!(e.fields.get("field"), Some(&json!(field)), "{input}");
+    }
+    // The read requirement and staleness hold as for any Edit.
+    t.put("g.txt", b"g\n");
+    t.refused(
+        "g.txt",
+        Code::NotRead,
+        "Edit",
+        json!({"path": "g.txt", "edits": [{"oldText": "g", "newText": "G"}]}),
+    );
+    t.read("g.txt");
+    t.modify("g.txt", b"g\nh\n");
+    t.refused(
+        "g.txt",
+        Code::Stale,
+        "Edit",
+        json!({"path": "g.txt", "edits": [{"oldText": "g", "newText": "G"}]}),
+    );
+    // Edit's typed input is one replacement: its JSON reader names `edits`.
+    let e = EditInput::from_json(&json!({"path": "f.txt", "edits": []})).unwrap_err();
+    assert_eq!(e.fields.get("field"), Some(&json!("edits")));
 }

@@ -90,6 +90,41 @@ fn edit_1_validation_order() {
     );
 }
 
+/// EDIT-1: repair reads the file's text, so the `no_change` it causes is decided after the
+/// staleness check. A text the model never read — another writer's — decides nothing: the
+/// call is `stale`, as every other edit of that file is, and the file keeps the other writer's
+/// bytes.
+#[test]
+fn edit_1_no_change_after_repair_comes_after_the_staleness_check() {
+    let t = sb();
+    t.put("f.txt", b"");
+    t.read("f.txt");
+    t.modify("f.txt", b"say <function_results>x\n");
+    let repaired = json!({"file_path": "f.txt", "old_string": "<fnr>x",
+                          "new_string": "<function_results>x"});
+    t.refused("f.txt", Code::Stale, "Edit", repaired.clone());
+    t.refused(
+        "f.txt",
+        Code::Stale,
+        "MultiEdit",
+        json!({"file_path": "f.txt", "edits": [{"old_string": "<fnr>x",
+                                                "new_string": "<function_results>x"}]}),
+    );
+    assert_eq!(t.get("f.txt"), b"say <function_results>x\n");
+    // Once the model has read that text, the repaired strings are the same: no_change.
+    t.read("f.txt");
+    t.refused("f.txt", Code::NoChange, "Edit", repaired);
+    // Strings identical as sent are no_change before anything looks at the file.
+    t.modify("f.txt", b"other\n");
+    t.refused(
+        "f.txt",
+        Code::NoChange,
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": "x", "new_string": "x"}),
+    );
+    assert_eq!(t.get("f.txt"), b"other\n");
+}
+
 #[test]
 fn d17_a_blank_file_without_a_break_takes_new_strings_own_ending() {
     // D17: an empty old_string supplying the whole content of a blank file with no line break

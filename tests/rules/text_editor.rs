@@ -137,7 +137,8 @@ fn editor_3_create_is_write() {
     )
     .unwrap();
     assert_eq!(t.get("new/dir/f.txt"), b"one\r\ntwo");
-    // Replacing an existing file needs a full view first.
+    // Replacing an existing file needs a full view first (where Anthropic's reference refuses
+    // create over any existing file).
     t.put("old.txt", b"\xEF\xBB\xBFold\n");
     t.refused(
         "old.txt",
@@ -192,13 +193,27 @@ fn editor_4_str_replace_is_edit_and_needs_no_view() {
     .unwrap();
     assert_eq!(out["result"]["replacements"], 1);
     assert_eq!(t.get("f.txt"), b"A\r\nB\r\nbeta\r\n");
-    // An absent new_str deletes, with the line break after it (EDIT-2).
+    // A deletion removes exactly old_str, whether new_str is absent or empty: the line break
+    // after it stays (EDITOR-4; Edit's EDIT-2 would take it), as in Anthropic's reference.
     ed(
         &t,
         json!({"command": "str_replace", "path": "f.txt", "old_str": "B"}),
     )
     .unwrap();
-    assert_eq!(t.get("f.txt"), b"A\r\nbeta\r\n");
+    assert_eq!(t.get("f.txt"), b"A\r\n\r\nbeta\r\n");
+    ed(
+        &t,
+        json!({"command": "str_replace", "path": "f.txt", "old_str": "A", "new_str": ""}),
+    )
+    .unwrap();
+    assert_eq!(t.get("f.txt"), b"\r\n\r\nbeta\r\n");
+    // A line goes with its break when old_str names the break.
+    ed(
+        &t,
+        json!({"command": "str_replace", "path": "f.txt", "old_str": "\nbeta\n"}),
+    )
+    .unwrap();
+    assert_eq!(t.get("f.txt"), b"\r\n");
     let e = ed(
         &t,
         json!({"command": "str_replace", "path": "nope.txt", "old_str": "a", "new_str": "b"}),
@@ -330,6 +345,36 @@ fn editor_5_insert_after_a_line() {
         json!({"command": "insert", "path": "f.txt", "insert_line": 1, "insert_text": "x",
                "new_str": "y"}),
     );
+    t.assert_no_residue();
+}
+
+/// EDITOR-5: lines are counted as Read counts them, so the line break that ends the last line
+/// does not start a line: `insert_line` 3 on `a\nb\n` is past the end (where Anthropic's
+/// reference counts a third, empty line and writes the text after it, leaving the file without
+/// a final line break), and the message says where the end is.
+#[test]
+fn editor_5_a_final_line_break_does_not_start_a_line() {
+    let t = sb();
+    t.put("f.txt", b"a\nb\n");
+    ed(&t, json!({"command": "view", "path": "f.txt"})).unwrap();
+    let e = t.refused(
+        "f.txt",
+        Code::InvalidInput,
+        TOOL,
+        json!({"command": "insert", "path": "f.txt", "insert_line": 3, "insert_text": "x"}),
+    );
+    assert_eq!(e.fields.get("lines"), Some(&json!(2)));
+    assert!(
+        e.message.contains("to insert at the end, give 2"),
+        "{}",
+        e.message
+    );
+    ed(
+        &t,
+        json!({"command": "insert", "path": "f.txt", "insert_line": 2, "insert_text": "x"}),
+    )
+    .unwrap();
+    assert_eq!(t.get("f.txt"), b"a\nb\nx\n");
     t.assert_no_residue();
 }
 

@@ -29,7 +29,7 @@ use std::fmt::Debug;
 
 /// The keys an input's fields are named by: every field of the four readers, every spelling of
 /// ALIAS-1, and near misses.
-pub const KEYS: [&str; 30] = [
+pub const KEYS: [&str; 35] = [
     "command",
     "path",
     "view_range",
@@ -60,6 +60,11 @@ pub const KEYS: [&str; 30] = [
     "Command",
     "",
     " path",
+    "oldText",
+    "newText",
+    "allow_multiple",
+    "instruction",
+    "edits",
 ];
 
 /// The text editor's commands, and two names that are none.

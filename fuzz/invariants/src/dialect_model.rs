@@ -1,7 +1,7 @@
 //! The model of `dialect_inputs`: how the JSON entry must read an input object, written from
 //! the spec — D29 (the lenient readings of a value), EDITOR-1 (the text editor's commands and
 //! parameters), LINES-1 (LineEdit's fields) and ALIAS-1..3 (other agents' spellings of Edit's
-//! and Write's parameters) — and sharing nothing with the library's readers but the typed
+//! and Write's parameters; ALIAS-6's list of edits is not Edit's typed input) — and sharing nothing with the library's readers but the typed
 //! inputs the verdict is expressed in.
 //!
 //! A verdict lists the faults of an input. No fault: the input is accepted as the value the
@@ -383,10 +383,9 @@ const EDIT_AGENTS: [&[(&str, &str)]; 6] = [
     ],
     // Pi
     &[
-        ("file_path", "filePath"),
-        ("old_string", "old_string"),
-        ("new_string", "new_string"),
-        ("replace_all", "replace_all"),
+        ("file_path", "path"),
+        ("old_string", "oldText"),
+        ("new_string", "newText"),
         ("dry_run", "dry_run"),
     ],
     // Anthropic's text editor
@@ -396,11 +395,13 @@ const EDIT_AGENTS: [&[(&str, &str)]; 6] = [
         ("new_string", "new_str"),
         ("dry_run", "dry_run"),
     ],
-    // Gemini CLI
+    // Gemini CLI (`instruction` is read, a string, and dropped)
     &[
         ("file_path", "file_path"),
+        ("instruction", "instruction"),
         ("old_string", "old_string"),
         ("new_string", "new_string"),
+        ("replace_all", "allow_multiple"),
         ("expected_replacements", "expected_replacements"),
         ("dry_run", "dry_run"),
     ],
@@ -453,7 +454,8 @@ fn canonical(
         .collect())
 }
 
-/// Edit's JSON entry (ALIAS-1..3, ALIAS-5's `0`, D29).
+/// Edit's JSON entry (ALIAS-1..3, ALIAS-5's `0`, D29). Edit's typed input is one replacement:
+/// Pi's list of edits (ALIAS-6) is an unknown key `edits` to it.
 pub fn edit(map: &Map<String, Value>) -> Verdict<EditInput> {
     let map = match canonical(map, &EDIT_AGENTS) {
         Ok(m) => m,
@@ -464,6 +466,7 @@ pub fn edit(map: &Map<String, Value>) -> Verdict<EditInput> {
         &map,
         &[
             "file_path",
+            "instruction",
             "old_string",
             "new_string",
             "replace_all",
@@ -471,6 +474,8 @@ pub fn edit(map: &Map<String, Value>) -> Verdict<EditInput> {
             "dry_run",
         ],
     );
+    // Gemini CLI's instruction: a string (or absent), with no effect.
+    let _ = f.optional("instruction", string(map.get("instruction")));
     let file_path = f.required("file_path", string(map.get("file_path")));
     let old_string = f.required("old_string", string(map.get("old_string")));
     let new_string = f.required("new_string", string(map.get("new_string")));
