@@ -128,6 +128,8 @@ pub(crate) fn apply_named(
 ) -> ToolResult<Done> {
     // Resolve and load quietly: failures are reported at their own step below.
     let resolved = session.resolve(path);
+    // SESSION-6: from the load to the entry recorded after the write, the file is this call's.
+    let _turn = resolved.as_ref().ok().map(|r| session.turn(&[&r.target]));
     let early: Option<Loaded> = resolved.as_ref().ok().and_then(|r| {
         let meta = session.fs().symlink_metadata(&r.target).ok()?;
         if meta.kind != Kind::File || meta.len > session.config().max_edit_size {
