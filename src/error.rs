@@ -237,8 +237,6 @@ pub mod msg {
     pub const NOT_READ: &str = "File has not been read yet. Read it first before writing to it.";
     /// `partial_read`.
     pub const PARTIAL_READ: &str = "File has only been read in part. Read the whole file (every line, with or without offset/limit pages that together cover it) before writing to it.";
-    /// `stale`.
-    pub const STALE: &str = "File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.";
     /// `file_exists`.
     pub const FILE_EXISTS: &str = "Cannot create new file - file already exists.";
     /// `edit_conflict`.

@@ -64,7 +64,9 @@ pub(super) fn commit_create(
 fn same_directory(fs: &dyn Fs, dir: &Path) -> Result<(), ToolError> {
     match real_path(fs, dir) {
         Ok((real, true)) if real == dir => Ok(()),
-        Ok(_) => Err(stale()),
+        Ok(_) => Err(stale(
+            "its directory was moved or replaced by a symbolic link",
+        )),
         Err(e) => Err(io_error(
             "check the directory before replacing the file",
             &e,
@@ -101,22 +103,23 @@ pub(super) fn check_unchanged(
         .map_err(|e| io_error("lock the file", &e))?;
     let now = match fs.symlink_metadata(target) {
         Ok(m) => m,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(stale()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(stale("it was removed")),
         Err(e) => return Err(io_error("stat the file before replacing it", &e)),
     };
     if !now.same_identity(&loaded.meta) || now.kind != Kind::File {
-        return Err(stale());
+        return Err(stale("it was replaced by another file"));
     }
     // A mapped file whose lease is being broken has a writer waiting to change it (held off
     // by the lease, so size and mtime cannot show it yet). Renaming now would hand that
     // writer the replaced inode and lose its change; refusing lets it go ahead (D28).
     if matches!(loaded.bytes, FileBytes::Mapped(_)) && !loaded.handle.content_stable() {
-        return Err(stale());
+        return Err(stale("another program opened it to write to it"));
     }
     if now.mtime_ns != loaded.meta.mtime_ns || now.len != loaded.meta.len {
-        let again = load(fs, target, loaded.meta.len.max(now.len)).map_err(|_| stale())?;
+        let again = load(fs, target, loaded.meta.len.max(now.len))
+            .map_err(|_| stale("it could no longer be read"))?;
         if again.bytes != loaded.bytes {
-            return Err(stale());
+            return Err(stale("its content changed"));
         }
     }
     same_directory(fs, target.parent().unwrap_or(Path::new("/")))

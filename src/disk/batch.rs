@@ -124,7 +124,7 @@ pub fn write_batch(fs: &dyn Fs, ops: &[BatchOp<'_, '_>]) -> Result<Vec<BatchDone
             } => check_unchanged(fs, target, l),
             BatchOp::Write(w) => match fs.symlink_metadata(w.target) {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-                Ok(_) => Err(stale()),
+                Ok(_) => Err(stale("a file appeared where it was to be made")),
                 Err(e) => Err(io_error("check the path of the new file", &e)),
             },
         };

@@ -39,8 +39,8 @@ fn fixture() -> tempfile::TempDir {
 /// Replaces a.txt and b.txt and creates c.txt in one batch, on `fs`.
 fn replace_two_create_one(fs: &dyn Fs, dir: &Path) -> Result<Vec<BatchDone>, ToolError> {
     let (a, b, c) = (dir.join("a.txt"), dir.join("b.txt"), dir.join("c.txt"));
-    let la = load(fs, &a, 1 << 20).map_err(|_| stale())?;
-    let lb = load(fs, &b, 1 << 20).map_err(|_| stale())?;
+    let la = load(fs, &a, 1 << 20).map_err(|_| stale("it could not be loaded"))?;
+    let lb = load(fs, &b, 1 << 20).map_err(|_| stale("it could not be loaded"))?;
     let (na, nb, nc) = (
         [Chunk::Original(b"new a\n")],
         [Chunk::Original(b"new b\n")],
@@ -440,7 +440,7 @@ fn batch_1_only_a_batch_of_more_than_64_files_names_its_temp_files_early() {
 fn batch_1_a_failed_batch_takes_back_the_directories_it_made() {
     fn run(fs: &dyn Fs, dir: &Path) -> Result<Vec<BatchDone>, ToolError> {
         let (a, c) = (dir.join("a.txt"), dir.join("new/deeper/c.txt"));
-        let la = load(fs, &a, 1 << 20).map_err(|_| stale())?;
+        let la = load(fs, &a, 1 << 20).map_err(|_| stale("it could not be loaded"))?;
         let (na, nc) = ([Chunk::Original(b"new a\n")], [Chunk::Original(b"new c\n")]);
         let write = |target, chunks, existing| {
             BatchOp::Write(WriteRequest {

@@ -29,7 +29,9 @@
 //!   [`Written`]); `refusal.rs` — the refusals every step of a write shares (an I/O error
 //!   naming the step, `stale`);
 //! - `atomic.rs` — the atomic replace ([`atomic_write`]);
-//! - `batch.rs` — several files changed as one unit, all or none ([`write_batch`]).
+//! - `batch.rs` — several files changed as one unit, all or none ([`write_batch`]);
+//! - `turn_lock.rs` — the lock file that makes editref processes take turns on one file
+//!   ([`take_turn_lock`], SESSION-6).
 
 mod atomic;
 mod batch;
@@ -46,6 +48,7 @@ mod refusal;
 mod request;
 mod staged;
 mod temp;
+mod turn_lock;
 
 pub use atomic::atomic_write;
 pub use batch::{write_batch, BatchDone, BatchOp};
@@ -57,6 +60,7 @@ pub use path::{normalize, real_path};
 pub use record::{Call, RecordFs};
 pub use request::{WriteRequest, Written};
 pub use temp::{is_temp_name, parked_path, temp_owner, temp_path};
+pub use turn_lock::{take_turn_lock, turn_lock_path, TurnLock};
 
 /// Makes a FIFO at `path` for the tests of special files (`fsync` of one is `EINVAL`; a path
 /// through one is no directory).

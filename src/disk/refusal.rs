@@ -1,7 +1,7 @@
 //! The refusals a write returns, shared by every step of it (`atomic.rs`, `staged.rs`,
 //! `batch.rs`): an I/O error with the step that failed, and `stale`.
 
-use crate::error::{msg, Code, ToolError};
+use crate::error::{Code, ToolError};
 use std::io;
 
 /// An I/O error of step `what` as the refusal the model sees: an escape from the root is
@@ -21,7 +21,17 @@ pub(super) fn io_error(what: &str, e: &io::Error) -> ToolError {
     )
 }
 
-/// The file changed (or its directory was swapped) between the read and the write.
-pub(super) fn stale() -> ToolError {
-    ToolError::new(Code::Stale, msg::STALE)
+/// The file changed (or its directory was swapped) while a call was working on it, after its
+/// own checks had passed (SESSION-3): `what` says what happened, in words that fit after
+/// "while this call was writing it,". Calls on one file take turns (SESSION-6), so this is never
+/// a change made by editref in this process.
+pub(super) fn stale(what: &str) -> ToolError {
+    ToolError::new(
+        Code::Stale,
+        format!(
+            "File has been modified since read: while this call was writing it, {what}. \
+             Another program made that change; nothing was written. Read it again before \
+             attempting to write it."
+        ),
+    )
 }

@@ -131,7 +131,7 @@ impl Prepared {
     pub fn create(&mut self, fs: &dyn Fs, target: &Path) -> Result<(), ToolError> {
         let taken = |e: io::Error| {
             if e.kind() == io::ErrorKind::AlreadyExists {
-                stale()
+                stale("a file appeared where it was to be made")
             } else {
                 io_error("move the new file into place", &e)
             }

@@ -1,4 +1,4 @@
-//! Sessions (SESSION-1..5) and path rules (PATH-1, PATH-2).
+//! Sessions (SESSION-1..7) and path rules (PATH-1, PATH-2).
 //!
 //! A session holds what one agent conversation has read: per resolved path, a fingerprint of the
 //! text the model saw, the file's mtime, size and identity at that moment, and whether it saw the
@@ -9,10 +9,13 @@
 mod commit;
 pub mod file;
 mod paths;
+mod stale;
 mod state;
+mod turn;
 
 pub use paths::Resolved;
 pub use state::{Entry, ReadState, Scope};
+pub use turn::Turn;
 
 use crate::disk::{self, Fs, Meta, RealFs};
 use crate::error::{msg, Code, ToolError, ToolResult};
@@ -200,10 +203,13 @@ impl Session {
         let Some(entry) = self.entry(target) else {
             return Ok(());
         };
-        if entry.same_meta(meta) || current() == Some(entry.fingerprint) {
+        if entry.same_meta(meta) {
             return Ok(());
         }
-        Err(ToolError::new(Code::Stale, msg::STALE))
+        match current() {
+            Some(fp) if fp == entry.fingerprint => Ok(()),
+            now => Err(stale::since_read(&entry, meta, now)),
+        }
     }
 
     /// SESSION-1 and SESSION-2 for a file about to be written. `current` computes the
@@ -233,7 +239,7 @@ impl Session {
                 self.remember(target, refreshed);
                 Ok(())
             }
-            _ => Err(ToolError::new(Code::Stale, msg::STALE)),
+            now => Err(stale::since_read(&entry, meta, now)),
         }
     }
 }

@@ -186,6 +186,8 @@ pub(crate) fn apply_named(
 
     // Step 3: path rules.
     let r = session.resolve(path)?;
+    // SESSION-6: from the load to the entry recorded after the write, the file is this call's.
+    let _turn = session.turn(&[&r.target]);
     let creating = edits[0].old_string().is_empty();
     let meta = if r.exists {
         let m = stat(session, &r)?;

@@ -21,6 +21,7 @@ pub fn run(session: &Session, input: LineEditInput) -> ToolResult<LineEditOutput
 
 /// Runs LineEdit under another tool's name in the undo journal (the text editor's `insert`).
 pub fn run_as(session: &Session, input: LineEditInput, tool: &str) -> ToolResult<LineEditOutput> {
+    let _turn = session.turn_for(&[&input.file_path]); // SESSION-6
     let opened = open_text(session, &input.file_path, ReadRule::Required)?;
     let doc = opened.document()?;
     let view = doc.view();

@@ -335,6 +335,7 @@ pub fn run(session: &Session, input: NotebookEditInput) -> ToolResult<NotebookEd
         }
     };
     let r = session.resolve(&path)?;
+    let _turn = session.turn(&[&r.target]); // SESSION-6
     if session.config().read_before_write && session.entry(&r.target).is_none() {
         return Err(ToolError::new(Code::NotRead, msg::NOT_READ));
     }

@@ -98,6 +98,7 @@ pub fn run(session: &Session, input: ReadInput) -> ToolResult<ReadOutput> {
         return Err(blocked_error(&path));
     }
     let r = session.resolve(&path)?;
+    let _turn = session.read_turn(&r.target); // SESSION-6
     if blocked(&r.target.to_string_lossy()) {
         return Err(blocked_error(&path));
     }

@@ -27,6 +27,10 @@ pub fn run(session: &Session, input: UndoInput) -> ToolResult<UndoOutput> {
         .with("available", 0));
     };
     let r = session.resolve(&input.file_path)?;
+    // SESSION-6: the named file's turn, taken before the journal's lock as every writer takes
+    // them (a write holds its turn when it records into the journal). The other files of a
+    // unit are not waited for; their write-time check (SESSION-3) still guards them.
+    let _turn = session.turn(&[&r.target]);
     let journal = Journal::new(session.fs(), config);
     // Held until every step is done: no other writer prunes or undoes a unit of this file
     // between its check and its removal (UNDO-1).

@@ -21,6 +21,7 @@ pub fn run_as(session: &Session, input: WriteInput, tool: &str) -> ToolResult<Wr
         content,
     } = input;
     let r = session.resolve(&path)?;
+    let _turn = session.turn(&[&r.target]); // SESSION-6
     let lf_content = eol::normalize_crlf(&content);
     if !r.exists {
         // WRITE-1: a new file, parents created, no read needed; UTF-8 without BOM (WRITE-3).

@@ -1,5 +1,5 @@
-//! SESSION-1..5 (SPEC §9, sessions and staleness): read before write, both staleness checks, no
-//! lost update, the bounded read state.
+//! SESSION-1..7 (SPEC §9, sessions and staleness): read before write, both staleness checks, no
+//! lost update, the bounded read state, calls on one file taking turns, and what `stale` says.
 //!
 //! One module per rule family, so that a failing test is found by its rule ID; the sandbox and
 //! the assertions every family shares are in `main.rs`.
@@ -92,6 +92,14 @@ fn session_3_change_just_before_rename_is_stale() {
         )
         .unwrap_err();
     assert_eq!(e.code, Code::Stale);
+    // SESSION-7: it says what happened, and blames no one it cannot know.
+    assert!(
+        e.message
+            .contains("while this call was writing it, its content changed"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("user"), "{}", e.message);
     assert_eq!(t.get("f.txt"), b"other\n");
     t.assert_no_residue();
 }
@@ -133,4 +141,121 @@ fn session_5_evicted_file_needs_a_reread() {
     );
     t.edit("c", "x", "y").unwrap();
     assert_eq!(t.get("c"), b"y\n");
+}
+
+/// The file of the parallel tests: `lines` numbered lines.
+fn numbered(lines: usize, edited: impl Fn(usize) -> bool) -> Vec<u8> {
+    (0..lines)
+        .map(|i| {
+            if edited(i) {
+                format!("line {i:02}: EDITED by call {i}\n")
+            } else {
+                format!("line {i:02}: as it was\n")
+            }
+        })
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// SESSION-6: 40 Edits of distinct lines of one file, after one shared Read, released together
+/// from 40 threads on one session, all apply: each call in turn is checked against the file as
+/// the previous one left it, which the session knows as read (EDIT-4). The file's final bytes
+/// are exactly the 40 edits, each once.
+#[test]
+fn session_6_forty_parallel_edits_of_one_file_all_apply() {
+    const N: usize = 40;
+    let t = sb();
+    t.put("f.txt", &numbered(N, |_| false));
+    t.read("f.txt");
+    let start = std::sync::Barrier::new(N);
+    let answers: Vec<Result<serde_json::Value, editref::ToolError>> = std::thread::scope(|s| {
+        let calls: Vec<_> = (0..N)
+            .map(|i| {
+                let (t, start) = (&t, &start);
+                s.spawn(move || {
+                    start.wait();
+                    t.edit(
+                        "f.txt",
+                        &format!("line {i:02}: as it was"),
+                        &format!("line {i:02}: EDITED by call {i}"),
+                    )
+                })
+            })
+            .collect();
+        calls.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+    let refused: Vec<String> = answers
+        .iter()
+        .filter_map(|a| a.as_ref().err().map(|e| e.to_string()))
+        .collect();
+    assert!(refused.is_empty(), "{} refused: {refused:?}", refused.len());
+    // Each answer is the truth: one replacement, in the line it named.
+    for (i, a) in answers.iter().enumerate() {
+        let out = a.as_ref().unwrap();
+        assert_eq!(out["replacements"], 1);
+        assert_eq!(out["structuredPatch"][0]["newStart"], i + 1 - i.min(3));
+    }
+    assert_eq!(t.get("f.txt"), numbered(N, |_| true));
+    t.assert_no_residue();
+    // And the session knows the last write as read: one more Edit needs no Read.
+    t.edit("f.txt", "line 00: EDITED", "line 00: edited")
+        .unwrap();
+}
+
+/// SESSION-6: a session's own writes do not make its next call stale — Edit, MultiEdit,
+/// Write, LineEdit and Edit again, one after the other, after a single Read.
+#[test]
+fn session_6_own_writes_are_not_stale() {
+    let t = sb();
+    t.put("f.txt", b"a\nb\nc\n");
+    t.read("f.txt");
+    t.edit("f.txt", "a", "A").unwrap();
+    t.call(
+        "MultiEdit",
+        json!({"file_path": "f.txt", "edits": [{"old_string": "b", "new_string": "B"}]}),
+    )
+    .unwrap();
+    t.call(
+        "Write",
+        json!({"file_path": "f.txt", "content": "A\nB\nc\nd\n"}),
+    )
+    .unwrap();
+    t.call(
+        "LineEdit",
+        json!({"file_path": "f.txt", "start_line": 4, "end_line": 4, "new_content": "D\n"}),
+    )
+    .unwrap();
+    t.edit("f.txt", "c", "C").unwrap();
+    assert_eq!(t.get("f.txt"), b"A\nB\nC\nD\n");
+}
+
+/// SESSION-2 and SESSION-7: a change by another program is still `stale`, however the calls
+/// are scheduled, and the message names what changed — size, modification time, text — without
+/// blaming the user or a linter; the `changed` field lists the same. Nothing is written.
+#[test]
+fn session_7_an_outside_change_is_stale_and_named() {
+    let t = sb();
+    t.put("f.txt", b"a\nb\n");
+    t.read("f.txt");
+    t.edit("f.txt", "a", "A").unwrap();
+    t.modify("f.txt", b"A\nb\nextra\n");
+    let e = t.refused(
+        "f.txt",
+        Code::Stale,
+        "Edit",
+        json!({"file_path": "f.txt", "old_string": "b", "new_string": "B"}),
+    );
+    assert!(
+        e.message.starts_with(
+            "File has been modified since read: its size went from 4 to 10 bytes, its \
+             modification time moved on and its text is not the text that was read."
+        ),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("Read it again"), "{}", e.message);
+    assert!(!e.message.contains("user"), "{}", e.message);
+    assert!(!e.message.contains("linter"), "{}", e.message);
+    assert_eq!(e.fields["changed"], json!(["size", "mtime", "content"]));
+    assert_eq!(t.get("f.txt"), b"A\nb\nextra\n");
 }

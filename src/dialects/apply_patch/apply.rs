@@ -48,6 +48,19 @@ fn parse_error(e: ParseError) -> ToolError {
 
 /// Stages every operation, then writes them all or none.
 fn apply(session: &Session, patch: &V4aPatch, dry_run: bool) -> ToolResult<FilesOutput> {
+    // SESSION-6: the turn of every file the patch adds, updates, deletes or moves to, taken
+    // together before the first is loaded.
+    let mut named: Vec<&str> = Vec::new();
+    for op in &patch.ops {
+        named.push(op.path());
+        if let FileOp::Update {
+            move_to: Some(to), ..
+        } = op
+        {
+            named.push(to);
+        }
+    }
+    let _turn = session.turn_for(&named);
     let mut staged = Vec::with_capacity(patch.ops.len() + 1);
     let mut lines = Vec::with_capacity(patch.ops.len() + 1);
     let mut files = Vec::with_capacity(patch.ops.len());

@@ -52,6 +52,9 @@ pub fn run(session: &Session, input: SearchReplaceInput) -> ToolResult<FilesOutp
             None => files.push((r.target, block.path.clone(), vec![block])),
         }
     }
+    // SESSION-6: every file's turn, taken together, from before the first load to the write.
+    let targets: Vec<&std::path::Path> = files.iter().map(|(t, _, _)| t.as_path()).collect();
+    let _turn = session.turn(&targets);
     let mut staged = Vec::with_capacity(files.len());
     let mut out = Vec::with_capacity(files.len());
     for (target, given, list) in &files {
