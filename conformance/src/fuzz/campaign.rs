@@ -22,7 +22,7 @@ use super::yaml::{call_of, requires, to_yaml, ExpectCall, ExpectEntry, Expectati
 use crate::adapter::{Adapter, ReadFormat};
 use crate::case::Case;
 use crate::class::Class;
-use crate::run::{run_case, Status};
+use crate::run::{run_case, CaseRecord, Status};
 use crate::sandbox::Actual;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -164,6 +164,7 @@ pub fn campaign(
     settings: &Settings,
     on_tick: &mut dyn FnMut(Tick),
 ) -> Outcome {
+    crate::sandbox::fix_umask();
     let started = Instant::now();
     let deadline = settings.time.map(|t| started + t);
     let allowed = Allowed::new(declared);
@@ -253,14 +254,28 @@ impl Duel<'_> {
         let original = (case.steps.len(), lines(&case));
         let kind = first.kind.clone();
         let declared = self.declared;
-        let (small, _) = shrink(case, self.settings.shrink_budget, &mut |c: &GenCase| {
+        let budget = self.settings.shrink_budget;
+        // Where the kind shows in a candidate (`Some(None)`: not at a step), `None` when it
+        // does not or the candidate needs what was not declared.
+        let mut locate = |c: &GenCase| -> Option<Option<usize>> {
             if deadline.is_some_and(|d| Instant::now() >= d)
                 || !requires(c).iter().all(|f| declared.contains(f))
             {
-                return false;
+                return None;
             }
-            matches!(self.judge(c, &id), Ok((found, _)) if shows(&found, &kind))
-        });
+            let (found, _) = self.judge(c, &id).ok()?;
+            found
+                .into_iter()
+                .find(|d| !d.follows && d.kind == kind)
+                .map(|d| d.step)
+        };
+        // A written case checks the answers and the final tree, not the trees between steps:
+        // the steps after the one that shows the kind go, before shrinking and after, so that
+        // what the comparison saw is what the written case checks.
+        let case = cut_after(case, first.step, &mut locate);
+        let (small, _) = shrink(case, budget, &mut |c: &GenCase| locate(c).is_some());
+        let at = locate(&small).flatten();
+        let small = cut_after(small, at, &mut locate);
         let (detail, want, accepted) = match self.judge(&small, &id) {
             Ok((found, want)) => {
                 let detail = found
@@ -297,8 +312,9 @@ impl Duel<'_> {
                     let all = editref_protocol::FEATURES.map(String::from).to_vec();
                     let ref_rec = run_case(self.reference, &all, &loaded, tmp, false);
                     let other_rec = run_case(self.other, self.declared, &loaded, tmp, false);
-                    finding.replays =
-                        Some(ref_rec.status == Status::Pass && other_rec.status != Status::Pass);
+                    finding.replays = Some(
+                        ref_rec.status == Status::Pass && fails_as_found(&other_rec, &finding),
+                    );
                     finding.file = Some(path);
                 }
                 Err(e) => finding.detail = format!("{} (not written: {e})", finding.detail),
@@ -308,9 +324,36 @@ impl Duel<'_> {
     }
 }
 
-/// Whether `found` shows `kind` before the two sides' states part.
-fn shows(found: &[Disagreement], kind: &str) -> bool {
-    found.iter().any(|d| !d.follows && d.kind == kind)
+/// `case` without the steps after `step`, when it still has a call and still shows the kind
+/// (`locate` finds it).
+fn cut_after(
+    case: GenCase,
+    step: Option<usize>,
+    locate: &mut dyn FnMut(&GenCase) -> Option<Option<usize>>,
+) -> GenCase {
+    let Some(last) = step.filter(|s| s + 1 < case.steps.len()) else {
+        return case;
+    };
+    let mut cut = case.clone();
+    cut.steps.truncate(last + 1);
+    if cut.steps.iter().any(|s| call_of(s).is_some()) && locate(&cut).is_some() {
+        cut
+    } else {
+        case
+    }
+}
+
+/// Whether the written case fails the implementation as the finding says: with a failure of
+/// the finding's class, or by breaking where the finding is that it broke.
+fn fails_as_found(rec: &CaseRecord, finding: &Finding) -> bool {
+    let broke = ["crashed", "timed out", "no answer"]
+        .iter()
+        .any(|k| finding.kind.ends_with(k));
+    match rec.status {
+        Status::Fail => rec.failed_classes.contains(&finding.class),
+        Status::Crash | Status::Timeout => broke,
+        _ => false,
+    }
 }
 
 /// A file name for a kind: lower-case words joined by dashes, at most 60 characters.
@@ -406,21 +449,28 @@ pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expe
         })
         .collect();
     let mut files = Vec::new();
-    for (key, actual) in &want.after {
+    for (key, actual) in &want.after.entries {
         let Some(path) = key.strip_prefix("sandbox/") else {
             continue;
         };
-        match actual {
-            Actual::File { bytes, .. } => {
-                files.push((path.to_string(), ExpectEntry::Bytes(bytes.clone())))
-            }
-            Actual::Symlink(_) => files.push((path.to_string(), ExpectEntry::Symlink(None))),
-            _ => {}
-        }
+        let twin = want
+            .after
+            .twins
+            .get(key)
+            .filter(|t| *t != key)
+            .and_then(|t| t.strip_prefix("sandbox/"));
+        let entry = match (actual, twin) {
+            (Actual::File { mode, .. }, Some(first)) => ExpectEntry::Hardlink(first.into(), *mode),
+            (Actual::File { bytes, mode }, None) => ExpectEntry::Bytes(bytes.clone(), *mode),
+            (Actual::Symlink(t), _) => ExpectEntry::Symlink(t.to_string_lossy().into_owned()),
+            (Actual::Dir(mode), _) => ExpectEntry::Dir(*mode),
+            _ => continue,
+        };
+        files.push((path.to_string(), entry));
     }
-    for key in want.before.keys() {
+    for key in want.before.entries.keys() {
         if let Some(path) = key.strip_prefix("sandbox/") {
-            if !want.after.contains_key(key) {
+            if !want.after.entries.contains_key(key) {
                 files.push((path.to_string(), ExpectEntry::Absent));
             }
         }

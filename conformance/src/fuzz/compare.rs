@@ -32,6 +32,9 @@ pub struct Disagreement {
     pub class: Class,
     /// The call it is about (counting from 1); `None` for the tree or the harness.
     pub call: Option<usize>,
+    /// The step it shows at (counting from 0): the call, or the step after which the trees
+    /// differ; `None` for the harness.
+    pub step: Option<usize>,
     /// It comes after the two sides' states parted, so it may be a consequence of that.
     pub follows: bool,
 }
@@ -54,6 +57,7 @@ pub fn compare(
         detail: e.clone(),
         class: Class::Data,
         call: None,
+        step: None,
         follows,
     };
     if let Some(e) = &reference.harness_error {
@@ -78,6 +82,7 @@ pub fn compare(
             let verdict = answers(&call, want, other.answers.get(n - 1));
             out.extend(verdict.found.into_iter().map(|mut d| {
                 d.follows = parted;
+                d.step = Some(si);
                 d
             }));
             parted |= verdict.parts;
@@ -102,6 +107,7 @@ pub fn compare(
                 detail: format!("after step {}: {}", si + 1, e.detail),
                 class: Class::Data,
                 call: None,
+                step: Some(si),
                 follows: parted,
             }));
             parted |= trees_parted;
@@ -163,6 +169,7 @@ fn answers(call: &Call<'_>, want: &Answer, got: Option<&Answer>) -> Verdict {
             detail,
             class,
             call: Some(call.n),
+            step: None,
             follows: false,
         }],
         parts,
@@ -328,6 +335,7 @@ fn outputs(call: &Call<'_>, want: &Value, got: &Value) -> Vec<Disagreement> {
         detail,
         class,
         call: Some(call.n),
+        step: None,
         follows: false,
     };
     let name = call.label();

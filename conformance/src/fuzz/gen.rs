@@ -25,6 +25,8 @@ pub struct GenFile {
     pub text: String,
     /// How it is stored.
     pub encoding: Encoding,
+    /// Its permission bits.
+    pub mode: u32,
 }
 
 /// One edit of an Edit or MultiEdit call.
@@ -190,9 +192,10 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
         path: "a.txt".into(),
         text: text.clone(),
         encoding,
+        mode: parts::mode(u)?,
     }];
     let mut links = Vec::new();
-    if allowed.has("symlink") && u.ratio(1, 6)? {
+    if allowed.meets("symlink") && u.ratio(1, 6)? {
         links.push(("link.txt".to_string(), "a.txt".to_string()));
     }
     let mut guess = vec![Guess {
@@ -206,6 +209,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
             path: "b.txt".into(),
             text: t.clone(),
             encoding: Encoding::Utf8,
+            mode: parts::mode(u)?,
         });
         guess.push(Guess {
             path: "b.txt".into(),
@@ -351,6 +355,16 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
                 GenStep::Blocks { blocks }
             }
         };
+        let mut step = step;
+        if !crlf {
+            // A CRLF a call sends is what `crlf` is about; without it, only the file's own
+            // lone CRs are sent (a cut across a CR and the LF after it would make one).
+            for t in sent_texts(&mut step) {
+                while t.contains("\r\n") {
+                    *t = t.replace("\r\n", "\n");
+                }
+            }
+        }
         note_gone(&mut gone, &step, &guess[g].path);
         // A link made or turned last would test nothing: a call follows it.
         if done == count && matches!(step, GenStep::Link { .. }) {
@@ -363,6 +377,34 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
         links,
         steps,
     })
+}
+
+/// The strings a call step sends that may hold a line break.
+fn sent_texts(step: &mut GenStep) -> Vec<&mut String> {
+    match step {
+        GenStep::Edit { edit, .. } => vec![&mut edit.old, &mut edit.new],
+        GenStep::MultiEdit { edits, .. } => edits
+            .iter_mut()
+            .flat_map(|e| [&mut e.old, &mut e.new])
+            .collect(),
+        GenStep::Write { content, .. } => vec![content],
+        GenStep::Editor {
+            command: EditorCommand::StrReplace { old, new },
+            ..
+        } => std::iter::once(old).chain(new.as_mut()).collect(),
+        GenStep::Editor {
+            command: EditorCommand::Insert { text, .. },
+            ..
+        } => vec![text],
+        GenStep::LineEdit {
+            content, expected, ..
+        } => std::iter::once(content).chain(expected.as_mut()).collect(),
+        GenStep::Blocks { blocks } => blocks
+            .iter_mut()
+            .flat_map(|b| [&mut b.search, &mut b.replace])
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Keeps `gone` true after `step` (taken on the file `guessed`): an apply_patch's Delete

@@ -20,27 +20,36 @@ fn a_seed_gives_the_same_case_every_time_and_seeds_differ() {
     assert!(distinct.len() > 45, "{}", distinct.len());
 }
 
+/// A tool that declares only Read, Edit and Write is asked only what those tools do — and
+/// still meets the kinds of file every tool meets: CRLF and mixed endings, a BOM, UTF-16,
+/// windows-1252, symlinked files, modes other than 0644.
 #[test]
-fn only_declared_features_are_used() {
-    let minimal = Allowed::new(&["read".to_string(), "edit".to_string()]);
-    for seed in 0..300 {
+fn only_declared_features_are_asked_for_and_guard_files_come_anyway() {
+    let declared: Vec<String> = ["read", "edit", "write"].map(String::from).to_vec();
+    let minimal = Allowed::new(&declared);
+    let mut guards_seen = std::collections::BTreeSet::new();
+    for seed in 0..400 {
         let c = from_seed(seed, &minimal);
-        for f in &c.files {
-            assert_eq!(f.encoding, Encoding::Utf8, "seed {seed}");
-            assert!(!f.text.contains('\r'), "seed {seed}");
-        }
-        assert!(c.links.is_empty());
+        let needed = crate::fuzz::requires::requires(&c);
+        assert!(
+            needed.iter().all(|f| declared.contains(f)),
+            "seed {seed}: {needed:?} {c:?}"
+        );
+        guards_seen.extend(crate::fuzz::requires::guards(&c));
         for s in &c.steps {
             match s {
                 GenStep::Read { window, .. } => assert!(window.is_none()),
                 GenStep::Edit { edit, .. } => {
                     assert!(!edit.replace_all);
-                    assert!(!edit.old.contains('\r'), "seed {seed}: {edit:?}");
+                    assert!(!edit.old.contains("\r\n"), "seed {seed}: {edit:?}");
                 }
+                GenStep::Write { .. } => {}
                 other => panic!("seed {seed}: {other:?} needs an undeclared feature"),
             }
         }
     }
+    let all: Vec<&str> = guards_seen.iter().map(String::as_str).collect();
+    assert_eq!(all.len(), super::parts::GUARDS.len(), "{all:?}");
 }
 
 #[test]

@@ -20,7 +20,12 @@ pub fn size(case: &GenCase) -> usize {
     let files: usize = case
         .files
         .iter()
-        .map(|f| f.text.len() + 16 + usize::from(f.encoding != Encoding::Utf8) * 8)
+        .map(|f| {
+            f.text.len()
+                + 16
+                + usize::from(f.encoding != Encoding::Utf8) * 8
+                + usize::from(f.mode != 0o644) * 4
+        })
         .sum();
     let steps: usize = case
         .steps
@@ -181,6 +186,11 @@ pub fn proposals(case: &GenCase) -> Vec<GenCase> {
         if f.encoding != Encoding::Utf8 {
             let mut c = case.clone();
             c.files[fi].encoding = Encoding::Utf8;
+            out.push(c);
+        }
+        if f.mode != 0o644 {
+            let mut c = case.clone();
+            c.files[fi].mode = 0o644;
             out.push(c);
         }
         // Simpler bytes: every character outside ASCII (curly quotes kept) as one letter.
@@ -373,6 +383,7 @@ mod tests {
                 path: "a.txt".into(),
                 text: text.into(),
                 encoding: Encoding::Utf16Le,
+                mode: 0o644,
             }],
             links: vec![("link.txt".into(), "a.txt".into())],
             steps: vec![

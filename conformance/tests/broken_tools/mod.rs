@@ -101,6 +101,24 @@ impl Fault for DropsCr {
     }
 }
 
+/// Text mode: after an Edit succeeds, every CRLF of the file is LF (the file's other bytes are
+/// the reference's).
+pub struct CrlfToLf;
+
+impl Fault for CrlfToLf {
+    fn reply(&mut self, tool: &str, input: &Value, reply: Reply) -> Reply {
+        if tool == "Edit" && matches!(reply, Reply::Ok(_)) {
+            let path = input["file_path"].as_str().unwrap_or_default();
+            if let Ok(text) = std::fs::read_to_string(path) {
+                if text.contains("\r\n") {
+                    let _ = std::fs::write(path, text.replace("\r\n", "\n"));
+                }
+            }
+        }
+        reply
+    }
+}
+
 /// No READ-4: a Read of an unchanged file shows it again.
 pub struct AlwaysShows;
 
