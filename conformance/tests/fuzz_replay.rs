@@ -1,5 +1,6 @@
-//! Every finding the differential fuzzer writes replays as written, and the kinds of file every
-//! tool meets are fuzzed whatever the tool declares.
+//! Every finding the differential fuzzer writes replays as written; the kinds of file every
+//! tool meets are fuzzed whatever the tool declares; hard links and notebooks are generated,
+//! observed and compared; a result is held to the protocol's shape.
 //!
 //! The example adapters (`conformance/adapters/`) are fuzzed from a fixed seed for a fixed
 //! number of cases; each finding's case is then loaded from the findings directory and run
@@ -10,7 +11,7 @@
 #[allow(dead_code)]
 mod broken_tools;
 
-use broken_tools::{CrlfToLf, Faulty};
+use broken_tools::{Chatty, CrlfToLf, Faulty, ReindentsNotebooks, SplitsHardLinks};
 use editref_conform::adapter::{Adapter, Builtin};
 use editref_conform::fuzz::{campaign, Known, Outcome, Settings};
 use editref_conform::run::{run_case, Status};
@@ -155,4 +156,107 @@ fn a_tool_declaring_only_its_tools_is_fuzzed_on_crlf_and_its_rewrite_found() {
     let requires = text.lines().find(|l| l.starts_with("requires:")).unwrap();
     assert!(!requires.contains("crlf"), "{requires}");
     replay_from_disk(&out, dir.path(), &declared, &mut tool);
+}
+
+fn all_features() -> Vec<String> {
+    editref_protocol::FEATURES.map(String::from).to_vec()
+}
+
+/// A tool that edits a file with another name by renaming a temp file over it: the fuzzer's
+/// hard links find it, and the written case expects the second name to stay the same file.
+#[test]
+fn a_tool_that_splits_hard_links_is_found_in_generated_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tool = Faulty::new(reference(), SplitsHardLinks);
+    let s = settings(0, 200, dir.path());
+    let out = campaign(
+        &mut reference(),
+        &mut tool,
+        &all_features(),
+        &s,
+        &mut |_| {},
+    );
+    let kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
+    eprintln!("{} cases: {kinds:?}", out.cases);
+    assert_eq!(out.harness_errors, 0);
+    assert_eq!(
+        kinds,
+        ["Edit: accepted where the reference refuses (hard_link)"]
+    );
+    let f = &out.findings[0];
+    assert_eq!(f.replays, Some(true), "{f:?}");
+    assert!(!f.case.hardlinks.is_empty(), "{:?}", f.case);
+    let text = std::fs::read_to_string(f.file.as_ref().unwrap()).unwrap();
+    assert!(text.contains("{hardlink: \"a.txt\"}"), "{text}");
+    assert!(text.contains("{hardlink: \"a.txt\", mode: "), "{text}");
+    replay_from_disk(&out, dir.path(), &all_features(), &mut tool);
+}
+
+/// A tool that writes notebooks back with its own indentation: the generated notebooks and
+/// NotebookEdit calls find it.
+#[test]
+fn a_tool_that_reindents_notebooks_is_found_in_generated_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tool = Faulty::new(reference(), ReindentsNotebooks);
+    let s = settings(0, 200, dir.path());
+    let out = campaign(
+        &mut reference(),
+        &mut tool,
+        &all_features(),
+        &s,
+        &mut |_| {},
+    );
+    let kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
+    eprintln!("{} cases: {kinds:?}", out.cases);
+    assert_eq!(out.harness_errors, 0);
+    assert!(!out.findings.is_empty(), "not found in 200 cases");
+    for f in &out.findings {
+        assert!(f.kind.starts_with("bytes:"), "{kinds:?}");
+        assert_eq!(f.replays, Some(true), "{f:?}");
+        assert!(
+            f.case
+                .steps
+                .iter()
+                .any(|s| matches!(s, editref_conform::fuzz::gen::GenStep::NotebookEdit { .. })),
+            "{:?}",
+            f.case
+        );
+    }
+    replay_from_disk(&out, dir.path(), &all_features(), &mut tool);
+}
+
+/// A field the protocol does not define and a field of another type are findings, each
+/// written with the expectation that fails the tool (`{absent: true}`, `{shape: …}`).
+#[test]
+fn extra_and_wrongly_typed_result_fields_are_found_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tool = Faulty::new(reference(), Chatty);
+    let s = settings(0, 40, dir.path());
+    let out = campaign(
+        &mut reference(),
+        &mut tool,
+        &all_features(),
+        &s,
+        &mut |_| {},
+    );
+    let mut kinds: Vec<&str> = out.findings.iter().map(|f| f.kind.as_str()).collect();
+    kinds.sort();
+    assert_eq!(
+        kinds,
+        [
+            "Edit: result field replaceAll is string where the protocol has boolean",
+            "Edit: the result has message, which the protocol does not define",
+        ]
+    );
+    for f in &out.findings {
+        assert_eq!(f.replays, Some(true), "{f:?}");
+        assert_eq!(f.class, editref_conform::class::Class::Contract);
+        let text = std::fs::read_to_string(f.file.as_ref().unwrap()).unwrap();
+        assert!(
+            text.contains("message: {absent: true}")
+                || text.contains("replaceAll: {shape: \"boolean\"}"),
+            "{text}"
+        );
+    }
+    replay_from_disk(&out, dir.path(), &all_features(), &mut tool);
 }

@@ -276,22 +276,31 @@ impl Duel<'_> {
         let (small, _) = shrink(case, budget, &mut |c: &GenCase| locate(c).is_some());
         let at = locate(&small).flatten();
         let small = cut_after(small, at, &mut locate);
-        let (detail, want, accepted) = match self.judge(&small, &id) {
+        let (detail, want, accepted, extra) = match self.judge(&small, &id) {
             Ok((found, want)) => {
                 let detail = found
                     .iter()
                     .find(|d| !d.follows && d.kind == kind)
                     .map_or_else(|| first.detail.clone(), |d| d.detail.clone());
+                let known = |d: &&Disagreement| self.settings.known.accepts(&d.kind).is_some();
                 // Calls where the only difference is of an accepted kind are written without
                 // their output, so the case fails the implementation for its own kind.
                 let accepted: Vec<usize> = found
                     .iter()
-                    .filter(|d| !d.follows && self.settings.known.accepts(&d.kind).is_some())
+                    .filter(|d| !d.follows && known(d))
                     .filter_map(|d| d.call)
                     .collect();
-                (detail, want, accepted)
+                // What the reference's output does not say but the case must check: the
+                // fields of the implementation's result that misfit the protocol's shape.
+                let extra: Vec<Extra> = found
+                    .iter()
+                    .filter(|d| !d.follows && !known(d))
+                    .filter_map(|d| Some((d.call?, d.expect.clone()?)))
+                    .map(|(call, (path, value))| (call, path, value))
+                    .collect();
+                (detail, want, accepted, extra)
             }
-            Err(e) => (e, Observation::default(), Vec::new()),
+            Err(e) => (e, Observation::default(), Vec::new(), Vec::new()),
         };
         let mut finding = Finding {
             kind: first.kind,
@@ -306,7 +315,7 @@ impl Duel<'_> {
             replays: None,
         };
         if let Some(dir) = &self.settings.findings {
-            match write_finding(dir, &finding, &want, &accepted) {
+            match write_finding(dir, &finding, &want, &accepted, &extra) {
                 Ok((path, loaded)) => {
                     let tmp = self.settings.tmp.as_deref();
                     let all = editref_protocol::FEATURES.map(String::from).to_vec();
@@ -427,10 +436,19 @@ pub fn rules(kind: &str) -> Vec<String> {
     out
 }
 
+/// What a written finding expects of one field of a call's output beyond the reference's
+/// values: the call (counting from 1), the field's dotted path, the expectation.
+pub type Extra = (usize, String, serde_json::Value);
+
 /// The reference's outcome as expectations: each call's answer — for a success the parts of
-/// its output the corpus compares ([`expected_output`]), none for the calls in `loose` (counting
-/// from 1) — and the final tree.
-pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expectations {
+/// its output the corpus compares ([`expected_output`]) with the `extra` fields, none for the
+/// calls in `loose` (counting from 1) — and the final tree.
+pub fn expectations(
+    case: &GenCase,
+    want: &Observation,
+    loose: &[usize],
+    extra: &[Extra],
+) -> Expectations {
     let calls_in: Vec<(String, serde_json::Value)> = steps_of(case).into_iter().flatten().collect();
     let calls = want
         .answers
@@ -441,7 +459,15 @@ pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expe
                 output: calls_in
                     .get(i)
                     .filter(|_| !loose.contains(&(i + 1)))
-                    .and_then(|(tool, input)| expected_output(tool, input, out))
+                    .map(|(tool, input)| {
+                        expected_output(tool, input, out).unwrap_or_else(|| serde_json::json!({}))
+                    })
+                    .map(|mut o| {
+                        for (_, path, v) in extra.iter().filter(|e| e.0 == i + 1) {
+                            put_at(&mut o, path, v.clone());
+                        }
+                        o
+                    })
                     .filter(|o| o.as_object().is_some_and(|m| !m.is_empty())),
             },
             Answer::Crashed(_) | Answer::TimedOut(_) => ExpectCall::Ok { output: None },
@@ -479,12 +505,32 @@ pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expe
     Expectations { calls, files }
 }
 
+/// Puts `v` at the dotted `path` of the object `o`, making the objects on the way.
+fn put_at(o: &mut serde_json::Value, path: &str, v: serde_json::Value) {
+    let mut at = o;
+    let mut keys = path.split('.').peekable();
+    while let Some(k) = keys.next() {
+        if !at.is_object() {
+            *at = serde_json::Value::Object(serde_json::Map::new());
+        }
+        let Some(m) = at.as_object_mut() else { return };
+        if keys.peek().is_none() {
+            m.insert(k.to_string(), v);
+            return;
+        }
+        at = m
+            .entry(k.to_string())
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+    }
+}
+
 /// Writes the finding as `DIR/fuzz/<slug>.yaml` and loads it back (it must load).
 fn write_finding(
     dir: &Path,
     finding: &Finding,
     want: &Observation,
     loose: &[usize],
+    extra: &[Extra],
 ) -> Result<(PathBuf, Case), String> {
     let name = format!("{}-{}", slug(&finding.kind), finding.seed);
     let id = format!("fuzz/{name}");
@@ -500,7 +546,7 @@ fn write_finding(
     let yaml = to_yaml(
         &finding.case,
         &meta,
-        Some(&expectations(&finding.case, want, loose)),
+        Some(&expectations(&finding.case, want, loose, extra)),
     );
     let area = dir.join("fuzz");
     std::fs::create_dir_all(&area).map_err(|e| format!("{}: {e}", area.display()))?;

@@ -13,6 +13,7 @@
 
 use super::dialects::{self, Block, EditorCommand, PatchOp};
 pub(crate) use super::edits::{apply_guess, gen_edit};
+use super::notebook::{self, NotebookCall};
 use super::parts::{self, Allowed, Encoding, Endings};
 use arbitrary::{Result, Unstructured};
 
@@ -122,15 +123,24 @@ pub enum GenStep {
         /// The blocks, in reply order.
         blocks: Vec<Block>,
     },
+    /// NotebookEdit of a notebook.
+    NotebookEdit {
+        /// Case path of the notebook.
+        path: String,
+        /// The call's fields.
+        call: NotebookCall,
+    },
 }
 
-/// A generated case: files, symlinks to them, and steps.
+/// A generated case: files, symlinks and hard links to them, and steps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenCase {
     /// The files before the first step.
     pub files: Vec<GenFile>,
     /// Symlinks (`link path`, `target`) created before the first step.
     pub links: Vec<(String, String)>,
+    /// Hard links (`other name`, `file`) made before the first step (DISK-3).
+    pub hardlinks: Vec<(String, String)>,
     /// The steps.
     pub steps: Vec<GenStep>,
 }
@@ -161,6 +171,7 @@ pub fn from_seed(seed: u64, allowed: &Allowed) -> GenCase {
     generate(&mut u, allowed).unwrap_or_else(|_| GenCase {
         files: Vec::new(),
         links: Vec::new(),
+        hardlinks: Vec::new(),
         steps: Vec::new(),
     })
 }
@@ -198,6 +209,11 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
     if allowed.meets("symlink") && u.ratio(1, 6)? {
         links.push(("link.txt".to_string(), "a.txt".to_string()));
     }
+    // Another name of the file (DISK-3): every write through either name is refused.
+    let mut hardlinks = Vec::new();
+    if allowed.has("hard_link") && u.ratio(1, 8)? {
+        hardlinks.push(("same.txt".to_string(), "a.txt".to_string()));
+    }
     let mut guess = vec![Guess {
         path: "a.txt".into(),
         text: parts::lf_view(&text),
@@ -217,12 +233,31 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
             encoding: Encoding::Utf8,
         });
     }
+    let mut nb = None;
+    if allowed.has("notebook_edit") && u.ratio(1, 5)? {
+        let (text, model) = notebook::file(u)?;
+        files.push(GenFile {
+            path: notebook::PATH.into(),
+            text,
+            encoding: Encoding::Utf8,
+            mode: 0o644,
+        });
+        nb = Some(model);
+    }
+    // Every name of a file, links and hard links alike, may be the one a call uses.
+    let names: Vec<(String, String)> = links.iter().chain(&hardlinks).cloned().collect();
     let mut steps = Vec::new();
     let skip_first_read = allowed.has("read_before_write") && u.ratio(1, 10)?;
     if !skip_first_read {
         for g in &guess {
             steps.push(GenStep::Read {
-                path: call_path(u, &links, &g.path)?,
+                path: call_path(u, &names, &g.path)?,
+                window: None,
+            });
+        }
+        if nb.is_some() {
+            steps.push(GenStep::Read {
+                path: notebook::PATH.into(),
                 window: None,
             });
         }
@@ -231,7 +266,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
     // as the model believes them: it learns of a new link, but not that one was turned
     // elsewhere behind its back, so it goes on naming the link for the file it saw there.
     let mut now_links = links.clone();
-    let mut believed = links.clone();
+    let mut believed = names.clone();
     // The link a `Link` step just made or turned: the call after it mostly names it, as the
     // model goes on using the name it knows.
     let mut fresh_link: Option<String> = None;
@@ -270,7 +305,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
             }
             _ => false,
         });
-        let kind = pick_kind(u, allowed, named)?;
+        let kind = pick_kind(u, allowed, named, nb.is_some())?;
         let crlf = allowed.has("crlf");
         let step = match kind {
             Kind::Read => read_step(u, allowed, &path)?,
@@ -354,6 +389,16 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
                 let blocks = dialects::blocks(u, allowed, &mut guess[g], &path)?;
                 GenStep::Blocks { blocks }
             }
+            Kind::Notebook => match nb.as_mut() {
+                Some(model) if !u.ratio(1, 5)? => GenStep::NotebookEdit {
+                    path: notebook::PATH.into(),
+                    call: notebook::call(u, model)?,
+                },
+                _ => GenStep::Read {
+                    path: notebook::PATH.into(),
+                    window: None,
+                },
+            },
         };
         let mut step = step;
         if !crlf {
@@ -375,6 +420,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
     Ok(GenCase {
         files,
         links,
+        hardlinks,
         steps,
     })
 }
@@ -441,11 +487,17 @@ enum Kind {
     LineEdit,
     Patch,
     Blocks,
+    Notebook,
 }
 
 /// A step kind, weighted towards edits, among the declared tools; a link already named by a
-/// call makes a `Link` step likelier.
-fn pick_kind(u: &mut Unstructured<'_>, allowed: &Allowed, link_named: bool) -> Result<Kind> {
+/// call makes a `Link` step likelier, a notebook in the case makes NotebookEdit one.
+fn pick_kind(
+    u: &mut Unstructured<'_>,
+    allowed: &Allowed,
+    link_named: bool,
+    notebook: bool,
+) -> Result<Kind> {
     let mut options = vec![Kind::Edit; 6];
     options.push(Kind::Read);
     if allowed.has("multi_edit") {
@@ -464,6 +516,9 @@ fn pick_kind(u: &mut Unstructured<'_>, allowed: &Allowed, link_named: bool) -> R
         if link_named {
             options.extend([Kind::Link; 4]);
         }
+    }
+    if notebook {
+        options.extend([Kind::Notebook; 3]);
     }
     for (feature, kind) in [
         ("text_editor", Kind::Editor),

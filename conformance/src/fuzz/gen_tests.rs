@@ -191,3 +191,42 @@ fn a_touch_never_names_a_file_a_patch_deleted() {
     );
     assert_eq!(deleted_then_touched, 0);
 }
+
+/// Hard links (DISK-3) come with `hard_link`, notebooks and NotebookEdit calls with
+/// `notebook_edit` — replacing, inserting and deleting cells — and neither without.
+#[test]
+fn hard_links_and_notebooks_are_generated_when_declared() {
+    let (mut hard, mut via_other_name, mut notebooks) = (0, 0, 0);
+    let mut modes = std::collections::BTreeSet::new();
+    for seed in 0..300 {
+        let c = from_seed(seed, &all());
+        if !c.hardlinks.is_empty() {
+            hard += 1;
+            via_other_name += usize::from(c.steps.iter().any(|s| {
+                matches!(s, GenStep::Read { path, .. } | GenStep::Edit { path, .. }
+                    if path == "same.txt")
+            }));
+        }
+        notebooks += usize::from(c.files.iter().any(|f| f.path == "nb.ipynb"));
+        for s in &c.steps {
+            if let GenStep::NotebookEdit { call, .. } = s {
+                modes.insert(call.mode.clone().unwrap_or_else(|| "replace".into()));
+            }
+        }
+    }
+    assert!(hard > 15, "{hard} cases with a hard link");
+    assert!(via_other_name > 3, "{via_other_name}");
+    assert!(notebooks > 30, "{notebooks} cases with a notebook");
+    let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
+    assert_eq!(modes, ["delete", "insert", "replace"]);
+    let without: Vec<String> = editref_protocol::FEATURES
+        .iter()
+        .filter(|f| !["hard_link", "notebook_edit"].contains(f))
+        .map(|s| s.to_string())
+        .collect();
+    for seed in 0..300 {
+        let c = from_seed(seed, &Allowed::new(&without));
+        assert!(c.hardlinks.is_empty(), "seed {seed}");
+        assert!(c.files.iter().all(|f| f.path != "nb.ipynb"), "seed {seed}");
+    }
+}

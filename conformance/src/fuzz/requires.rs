@@ -27,8 +27,13 @@ pub fn requires(case: &GenCase) -> Vec<String> {
     // Text a file may hold at some step: the files as given and everything a step writes.
     let mut sources: Vec<&str> = case.files.iter().map(|f| f.text.as_str()).collect();
     let mut read_targets: Vec<String> = Vec::new();
-    // The links as they are at each step: a `Link` step changes where a path leads.
-    let mut links = case.links.clone();
+    if !case.hardlinks.is_empty() {
+        add("hard_link");
+    }
+    // The links as they are at each step (a `Link` step changes where a path leads), and the
+    // other names of files.
+    let mut links: Vec<(String, String)> =
+        case.links.iter().chain(&case.hardlinks).cloned().collect();
     let target = |links: &[(String, String)], p: &str| -> String {
         links
             .iter()
@@ -139,6 +144,12 @@ pub fn requires(case: &GenCase) -> Vec<String> {
                         }
                     }
                 }
+            }
+            GenStep::NotebookEdit { path, call } => {
+                add("notebook_edit");
+                texts.push(&call.source);
+                sources.push(&call.source);
+                edits_before_read |= unread(&links, path, &read_targets);
             }
             GenStep::Blocks { blocks } => {
                 add("search_replace");

@@ -17,6 +17,7 @@ fn case(steps: Vec<GenStep>) -> GenCase {
             mode: 0o644,
         }],
         links: Vec::new(),
+        hardlinks: Vec::new(),
         steps,
     }
 }

@@ -65,10 +65,15 @@ pub fn size(case: &GenCase) -> usize {
                     .iter()
                     .map(|b| 8 + b.search.len() + b.replace.len())
                     .sum::<usize>(),
+                GenStep::NotebookEdit { call, .. } => {
+                    call.source.len()
+                        + 4 * usize::from(call.cell_type.is_some())
+                        + 4 * usize::from(call.mode.is_some())
+                }
             }
         })
         .sum();
-    files + steps + case.links.len() * 24
+    files + steps + (case.links.len() + case.hardlinks.len()) * 24
 }
 
 /// The size of one patch operation.
@@ -132,6 +137,12 @@ pub fn proposals(case: &GenCase) -> Vec<GenCase> {
         let mut c = case.clone();
         let (link, target) = c.links.remove(i);
         rename_all(&mut c.steps, &link, &target);
+        out.push(c);
+    }
+    for i in 0..case.hardlinks.len() {
+        let mut c = case.clone();
+        let (name, file) = c.hardlinks.remove(i);
+        rename_all(&mut c.steps, &name, &file);
         out.push(c);
     }
     // A link made between calls: gone, its later uses naming its target instead.
@@ -333,6 +344,26 @@ pub fn proposals(case: &GenCase) -> Vec<GenCase> {
                     put(GenStep::Blocks { blocks });
                 }
             }
+            GenStep::NotebookEdit { path, call } => {
+                let mut with = |call: super::notebook::NotebookCall| {
+                    put(GenStep::NotebookEdit {
+                        path: path.clone(),
+                        call,
+                    })
+                };
+                for t in shorter(&call.source) {
+                    with(super::notebook::NotebookCall {
+                        source: t,
+                        ..call.clone()
+                    });
+                }
+                if call.mode.as_deref() == Some("replace") {
+                    with(super::notebook::NotebookCall {
+                        mode: None,
+                        ..call.clone()
+                    });
+                }
+            }
             GenStep::Read { window: None, .. } | GenStep::Touch { .. } | GenStep::Link { .. } => {}
         }
     }
@@ -365,6 +396,7 @@ fn rename(step: &mut GenStep, from: &str, to: &str) {
         | GenStep::Modify { path, .. }
         | GenStep::Touch { path }
         | GenStep::Editor { path, .. }
+        | GenStep::NotebookEdit { path, .. }
         | GenStep::LineEdit { path, .. } => one(path),
         GenStep::Link { target, .. } => one(target),
         GenStep::Patch { ops } => ops.iter_mut().for_each(|o| one(o.path_mut())),
@@ -386,6 +418,7 @@ mod tests {
                 mode: 0o644,
             }],
             links: vec![("link.txt".into(), "a.txt".into())],
+            hardlinks: Vec::new(),
             steps: vec![
                 GenStep::Read {
                     path: "a.txt".into(),

@@ -212,6 +212,9 @@ pub fn call_of(step: &GenStep) -> Option<(&'static str, Value)> {
         }
         GenStep::Patch { ops } => ("apply_patch", json!({"input": patch_text(ops)})),
         GenStep::Blocks { blocks } => ("search_replace", json!({"text": blocks_text(blocks)})),
+        GenStep::NotebookEdit { path, call } => {
+            ("NotebookEdit", super::notebook::input(path, call))
+        }
         GenStep::Modify { .. } | GenStep::Touch { .. } | GenStep::Link { .. } => return None,
     })
 }
@@ -246,6 +249,9 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
     }
     for (link, target) in &case.links {
         let _ = writeln!(y, "  {}: {{symlink: {}}}", quoted(link), quoted(target));
+    }
+    for (name, file) in &case.hardlinks {
+        let _ = writeln!(y, "  {}: {{hardlink: {}}}", quoted(name), quoted(file));
     }
     y.push_str("steps:\n");
     let mut calls = expect.map(|e| e.calls.iter());
@@ -356,7 +362,10 @@ mod tests {
             let y = to_yaml(&case, &meta, None);
             let loaded = crate::load::parse_case("gen", "fuzz/x.yaml", y.as_bytes());
             let loaded = loaded.unwrap_or_else(|e| panic!("seed {seed}: {e:?}\n{y}"));
-            assert_eq!(loaded.files.len(), case.files.len() + case.links.len());
+            assert_eq!(
+                loaded.files.len(),
+                case.files.len() + case.links.len() + case.hardlinks.len()
+            );
             assert_eq!(loaded.steps.len(), case.steps.len(), "seed {seed}");
             for f in &case.files {
                 let (_, form) = loaded.files.iter().find(|(p, _)| *p == f.path).unwrap();
