@@ -482,7 +482,8 @@ fn read_kind(want: &Value, got: &Value, file: &str) -> String {
 }
 
 /// Whether the two contents differ only in lines of the reference's that are longer than
-/// [`super::parts::LONG_LINE`] characters, each shown shorter by the other side.
+/// [`super::parts::LONG_LINE`] characters, each shown shorter by the other side — by more than
+/// its carriage returns, whose loss is a line-ending difference, not a cut.
 fn long_lines_cut(want: &str, got: &str) -> bool {
     let (w, g): (Vec<&str>, Vec<&str>) = (want.split('\n').collect(), got.split('\n').collect());
     let long = super::parts::LONG_LINE;
@@ -491,7 +492,11 @@ fn long_lines_cut(want: &str, got: &str) -> bool {
         if a == b {
             continue;
         }
-        if a.chars().count() <= long || b.chars().count() >= a.chars().count() {
+        let no_cr = |s: &str| s.replace('\r', "");
+        if a.chars().count() <= long
+            || b.chars().count() >= a.chars().count()
+            || no_cr(a) == no_cr(b)
+        {
             return false;
         }
         any = true;

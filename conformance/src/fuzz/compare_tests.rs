@@ -138,6 +138,15 @@ fn a_long_line_shown_short_is_its_own_kind() {
     )]);
     let d = compare(&want, &got, &tools, ReadFormat::Tab);
     assert_eq!(kinds(&d), ["Read: cuts lines longer than 2000 characters"]);
+    // A long line that only lost its lone CR is not cut: its ending differs.
+    let want = obs(vec![Answer::Ok(
+        json!({"file": {"content": format!("1\t{long}\r")}}),
+    )]);
+    let got = obs(vec![Answer::Ok(
+        json!({"file": {"content": format!("1\t{long}")}}),
+    )]);
+    let d = compare(&want, &got, &tools, ReadFormat::Tab);
+    assert_eq!(kinds(&d), ["Read: shows other content"]);
 }
 
 #[test]
