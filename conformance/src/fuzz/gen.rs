@@ -211,7 +211,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
     }
     // Another name of the file (DISK-3): every write through either name is refused.
     let mut hardlinks = Vec::new();
-    if allowed.has("hard_link") && u.ratio(1, 8)? {
+    if allowed.has("hard_link") && u.ratio(1, 16)? {
         hardlinks.push(("same.txt".to_string(), "a.txt".to_string()));
     }
     let mut guess = vec![Guess {
