@@ -113,10 +113,12 @@ pub fn of_output_mismatch(tool: &str, input: &Value, path: &str, expected: &Valu
     out
 }
 
-/// The dotted paths of the non-object leaves of `v` below `path`.
+/// The dotted paths of the leaves of `v` below `path`: values other than objects, and the
+/// expectation forms (`{contains: …}`, `{absent: true}`, `{shape: …}`), which stand for the
+/// field they are in.
 fn collect_leaves(v: &Value, path: &str, out: &mut Vec<String>) {
     match v {
-        Value::Object(m) => {
+        Value::Object(m) if !crate::check::forms::is_form(m) => {
             for (k, x) in m {
                 let p = if path.is_empty() || path == "." {
                     k.clone()

@@ -3,6 +3,8 @@
 //! reports the reference against itself, and generates cases that reach the behaviour the
 //! spec is about (successful edits, each refusal, each repair).
 
+// Shared with the other fuzzing tests, which use other faults.
+#[allow(dead_code)]
 mod broken_tools;
 
 use broken_tools::{AlwaysShows, CachesLinks, DropsCr, Faulty, LfDialects, MarksReads, Miscounts};

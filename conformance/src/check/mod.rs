@@ -13,6 +13,7 @@
 
 mod entry;
 mod evidence;
+pub mod forms;
 mod read_form;
 mod reply;
 mod tree;

@@ -6,6 +6,7 @@
 //! keys yes, partial arrays no, numbers by value). It is a rule of the corpus, not of JSON,
 //! which is why it lives apart from the file checks and is tested on its own.
 
+use super::forms;
 use super::read_form::{comparable, ReadFormat};
 use super::Failure;
 use crate::adapter::Reply;
@@ -51,11 +52,12 @@ pub struct Mismatch {
 }
 
 /// The corpus's subset rule: objects match when every listed key matches recursively (extra
-/// keys are fine); arrays must be equal as a whole; scalars must be equal. One form is not
+/// keys are fine); arrays must be equal as a whole; scalars must be equal. Three forms are not
 /// compared by equality: an object whose only key is `contains`, holding a string, matches an
 /// actual *string* that contains that text (`contains_text`) — for a field whose wording is
-/// free but which must name something, such as what a malformed patch lacked. Returns every
-/// mismatch (empty when `actual` contains `expected`).
+/// free but which must name something, such as what a malformed patch lacked; `{absent: true}`
+/// matches only a key that is not there, and `{shape: TYPE}` any value of that JSON type
+/// ([`super::forms`]). Returns every mismatch (empty when `actual` contains `expected`).
 pub fn subset(expected: &Value, actual: &Value) -> Vec<Mismatch> {
     let mut out = Vec::new();
     subset_at(expected, actual, String::new(), &mut out);
@@ -64,6 +66,26 @@ pub fn subset(expected: &Value, actual: &Value) -> Vec<Mismatch> {
 
 /// [`subset`] below `path`, collecting into `out`.
 fn subset_at(expected: &Value, actual: &Value, path: String, out: &mut Vec<Mismatch>) {
+    let here = |path: String| if path.is_empty() { ".".into() } else { path };
+    if forms::absent(expected) {
+        // Reached only when the key is there (an absent key is judged by its parent).
+        out.push(Mismatch {
+            path: here(path),
+            expected: expected.clone(),
+            actual: Some(actual.clone()),
+        });
+        return;
+    }
+    if let Some(types) = forms::shape(expected) {
+        if !forms::fits(&types, actual) {
+            out.push(Mismatch {
+                path: here(path),
+                expected: expected.clone(),
+                actual: Some(actual.clone()),
+            });
+        }
+        return;
+    }
     match (expected, actual) {
         (Value::Object(e), Value::Object(a)) => {
             for (k, ev) in e {
@@ -74,6 +96,7 @@ fn subset_at(expected: &Value, actual: &Value, path: String, out: &mut Vec<Misma
                 };
                 match a.get(k) {
                     Some(av) => subset_at(ev, av, p, out),
+                    None if forms::absent(ev) => {}
                     None => out.push(Mismatch {
                         path: p,
                         expected: ev.clone(),

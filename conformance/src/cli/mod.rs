@@ -56,6 +56,7 @@ pub const EXIT_NO_CASES: u8 = 4;
 /// Entry point of `editref conform`: parses `args` (without the program and subcommand names)
 /// and returns the process exit code.
 pub fn run_cli(args: &[String]) -> u8 {
+    crate::sandbox::fix_umask();
     let argv = std::iter::once("editref conform".to_string()).chain(args.iter().cloned());
     let cli = match ConformCli::try_parse_from(argv) {
         Ok(c) => c,

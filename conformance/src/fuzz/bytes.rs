@@ -1,13 +1,16 @@
 //! What a difference between two trees is, in general terms: an entry left or missing, a
-//! symlink replaced, a mode — and for two files, *how* their bytes differ (an encoding or a BOM
+//! symlink replaced, a mode, a hard link split or made — and for two files, *how* their bytes
+//! differ (an encoding or a BOM
 //! lost, line endings changed outside the edit or in the new text, a final line break, quotes,
 //! whitespace, bytes outside the edit). The name is a kind of disagreement ([`super::compare`]).
 
+use super::observe::Tree;
 use crate::sandbox::Actual;
-use std::collections::BTreeMap;
 
 /// One entry of two trees that differs: its path, the kind and the particulars.
 pub(super) struct EntryDiff {
+    /// The entry's key in the tree.
+    pub(super) key: String,
     /// The kind, in general terms.
     pub(super) kind: String,
     /// Path and what each side left.
@@ -16,11 +19,42 @@ pub(super) struct EntryDiff {
 
 /// Every entry where `got` differs from `want`, `before` being the reference's tree before
 /// the step that led to them.
-pub(super) fn tree(
-    before: &BTreeMap<String, Actual>,
-    want: &BTreeMap<String, Actual>,
-    got: &BTreeMap<String, Actual>,
-) -> Vec<EntryDiff> {
+pub(super) fn tree(before: &Tree, want: &Tree, got: &Tree) -> Vec<EntryDiff> {
+    let mut out = entries(before, want, got);
+    // Which names are one file: a name that is another's twin on one side only.
+    let names: std::collections::BTreeSet<&String> =
+        want.twins.keys().chain(got.twins.keys()).collect();
+    for key in names {
+        let (w, g) = (want.twins.get(key), got.twins.get(key));
+        if w == g || out.iter().any(|d| d.key == *key) {
+            continue;
+        }
+        let path = key.strip_prefix("sandbox/").unwrap_or(key);
+        let name = |t: Option<&String>| {
+            t.map_or("no other name".to_string(), |t| {
+                t.strip_prefix("sandbox/").unwrap_or(t).to_string()
+            })
+        };
+        out.push(EntryDiff {
+            key: key.clone(),
+            kind: match (w, g) {
+                (Some(_), None) => "a hard link was split".into(),
+                (None, Some(_)) => "names the reference keeps apart are one file".into(),
+                _ => "a hard link joins other names".into(),
+            },
+            detail: format!(
+                "{path}: the reference leaves it one file with {}, the implementation with {}",
+                name(w),
+                name(g)
+            ),
+        });
+    }
+    out
+}
+
+/// The entries that differ, by content, kind, mode or link target.
+fn entries(before: &Tree, want: &Tree, got: &Tree) -> Vec<EntryDiff> {
+    let (before, want, got) = (&before.entries, &want.entries, &got.entries);
     let mut out = Vec::new();
     let keys: std::collections::BTreeSet<&String> = want.keys().chain(got.keys()).collect();
     for key in keys {
@@ -40,6 +74,7 @@ pub(super) fn tree(
             (Actual::File { bytes: a, mode: ma }, Actual::File { bytes: b, mode: mb }) => {
                 if a == b {
                     out.push(EntryDiff {
+                        key: key.clone(),
                         kind: "the file's mode differs".into(),
                         detail: format!("{path}: mode {ma:o} expected, {mb:o} found"),
                     });
@@ -54,9 +89,18 @@ pub(super) fn tree(
             (Actual::Symlink(a), Actual::Symlink(b)) if a != b => {
                 "a symlink points elsewhere".into()
             }
+            (Actual::Dir(a), Actual::Dir(b)) => {
+                out.push(EntryDiff {
+                    key: key.clone(),
+                    kind: "a directory's mode differs".into(),
+                    detail: format!("{path}: mode {a:o} expected, {b:o} found"),
+                });
+                continue;
+            }
             _ => "an entry is of another type".into(),
         };
         out.push(EntryDiff {
+            key: key.clone(),
             kind,
             detail: format!("{path}: {}", entry_pair(want, got)),
         });

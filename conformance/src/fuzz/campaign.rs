@@ -27,7 +27,7 @@ use super::yaml::{call_of, requires, to_yaml, ExpectCall, ExpectEntry, Expectati
 use crate::adapter::{Adapter, ReadFormat};
 use crate::case::Case;
 use crate::class::Class;
-use crate::run::{run_case, Status, RERUN_PATIENCE};
+use crate::run::{run_case, CaseRecord, Status, RERUN_PATIENCE};
 use crate::sandbox::Actual;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -205,6 +205,7 @@ pub fn campaign(
     settings: &Settings,
     on_tick: &mut dyn FnMut(Tick),
 ) -> Outcome {
+    crate::sandbox::fix_umask();
     let started = Instant::now();
     let deadline = settings.time.map(|t| started + t);
     let allowed = Allowed::new(declared);
@@ -296,30 +297,53 @@ impl Duel<'_> {
         let original = (case.steps.len(), lines(&case));
         let kind = first.kind.clone();
         let declared = self.declared;
-        let (small, _) = shrink(case, self.settings.shrink_budget, &mut |c: &GenCase| {
+        let budget = self.settings.shrink_budget;
+        // Where the kind shows in a candidate (`Some(None)`: not at a step), `None` when it
+        // does not or the candidate needs what was not declared.
+        let mut locate = |c: &GenCase| -> Option<Option<usize>> {
             if deadline.is_some_and(|d| Instant::now() >= d)
                 || !requires(c).iter().all(|f| declared.contains(f))
             {
-                return false;
+                return None;
             }
-            matches!(self.judge(c, &id), Ok((found, _)) if shows(&found, &kind))
-        });
-        let (detail, want, accepted) = match self.judge(&small, &id) {
+            let (found, _) = self.judge(c, &id).ok()?;
+            found
+                .into_iter()
+                .find(|d| !d.follows && d.kind == kind)
+                .map(|d| d.step)
+        };
+        // A written case checks the answers and the final tree, not the trees between steps:
+        // the steps after the one that shows the kind go, before shrinking and after, so that
+        // what the comparison saw is what the written case checks.
+        let case = cut_after(case, first.step, &mut locate);
+        let (small, _) = shrink(case, budget, &mut |c: &GenCase| locate(c).is_some());
+        let at = locate(&small).flatten();
+        let small = cut_after(small, at, &mut locate);
+        let (detail, want, accepted, extra) = match self.judge(&small, &id) {
             Ok((found, want)) => {
                 let detail = found
                     .iter()
                     .find(|d| !d.follows && d.kind == kind)
                     .map_or_else(|| first.detail.clone(), |d| d.detail.clone());
+                let known = |d: &&Disagreement| self.settings.known.accepts(&d.kind).is_some();
                 // Calls where the only difference is of an accepted kind are written without
                 // their output, so the case fails the implementation for its own kind.
                 let accepted: Vec<usize> = found
                     .iter()
-                    .filter(|d| !d.follows && self.settings.known.accepts(&d.kind).is_some())
+                    .filter(|d| !d.follows && known(d))
                     .filter_map(|d| d.call)
                     .collect();
-                (detail, want, accepted)
+                // What the reference's output does not say but the case must check: the
+                // fields of the implementation's result that misfit the protocol's shape.
+                let extra: Vec<Extra> = found
+                    .iter()
+                    .filter(|d| !d.follows && !known(d))
+                    .filter_map(|d| Some((d.call?, d.expect.clone()?)))
+                    .map(|(call, (path, value))| (call, path, value))
+                    .collect();
+                (detail, want, accepted, extra)
             }
-            Err(e) => (e, Observation::default(), Vec::new()),
+            Err(e) => (e, Observation::default(), Vec::new(), Vec::new()),
         };
         let mut finding = Finding {
             kind: first.kind,
@@ -334,14 +358,15 @@ impl Duel<'_> {
             replays: None,
         };
         if let Some(dir) = &self.settings.findings {
-            match write_finding(dir, &finding, &want, &accepted) {
+            match write_finding(dir, &finding, &want, &accepted, &extra) {
                 Ok((path, loaded)) => {
                     let tmp = self.settings.tmp.as_deref();
                     let all = editref_protocol::FEATURES.map(String::from).to_vec();
                     let ref_rec = run_case(self.reference, &all, &loaded, tmp, false);
                     let other_rec = run_case(self.other, self.declared, &loaded, tmp, false);
-                    finding.replays =
-                        Some(ref_rec.status == Status::Pass && other_rec.status != Status::Pass);
+                    finding.replays = Some(
+                        ref_rec.status == Status::Pass && fails_as_found(&other_rec, &finding),
+                    );
                     finding.file = Some(path);
                 }
                 Err(e) => finding.detail = format!("{} (not written: {e})", finding.detail),
@@ -351,9 +376,36 @@ impl Duel<'_> {
     }
 }
 
-/// Whether `found` shows `kind` before the two sides' states part.
-fn shows(found: &[Disagreement], kind: &str) -> bool {
-    found.iter().any(|d| !d.follows && d.kind == kind)
+/// `case` without the steps after `step`, when it still has a call and still shows the kind
+/// (`locate` finds it).
+fn cut_after(
+    case: GenCase,
+    step: Option<usize>,
+    locate: &mut dyn FnMut(&GenCase) -> Option<Option<usize>>,
+) -> GenCase {
+    let Some(last) = step.filter(|s| s + 1 < case.steps.len()) else {
+        return case;
+    };
+    let mut cut = case.clone();
+    cut.steps.truncate(last + 1);
+    if cut.steps.iter().any(|s| call_of(s).is_some()) && locate(&cut).is_some() {
+        cut
+    } else {
+        case
+    }
+}
+
+/// Whether the written case fails the implementation as the finding says: with a failure of
+/// the finding's class, or by breaking where the finding is that it broke.
+fn fails_as_found(rec: &CaseRecord, finding: &Finding) -> bool {
+    let broke = ["crashed", "timed out", "no answer"]
+        .iter()
+        .any(|k| finding.kind.ends_with(k));
+    match rec.status {
+        Status::Fail => rec.failed_classes.contains(&finding.class),
+        Status::Crash | Status::Timeout => broke,
+        _ => false,
+    }
 }
 
 /// A file name for a kind: lower-case words joined by dashes, at most 60 characters.
@@ -427,10 +479,19 @@ pub fn rules(kind: &str) -> Vec<String> {
     out
 }
 
+/// What a written finding expects of one field of a call's output beyond the reference's
+/// values: the call (counting from 1), the field's dotted path, the expectation.
+pub type Extra = (usize, String, serde_json::Value);
+
 /// The reference's outcome as expectations: each call's answer — for a success the parts of
-/// its output the corpus compares ([`expected_output`]), none for the calls in `loose` (counting
-/// from 1) — and the final tree.
-pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expectations {
+/// its output the corpus compares ([`expected_output`]) with the `extra` fields, none for the
+/// calls in `loose` (counting from 1) — and the final tree.
+pub fn expectations(
+    case: &GenCase,
+    want: &Observation,
+    loose: &[usize],
+    extra: &[Extra],
+) -> Expectations {
     let calls_in: Vec<(String, serde_json::Value)> = steps_of(case).into_iter().flatten().collect();
     let calls = want
         .answers
@@ -441,7 +502,15 @@ pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expe
                 output: calls_in
                     .get(i)
                     .filter(|_| !loose.contains(&(i + 1)))
-                    .and_then(|(tool, input)| expected_output(tool, input, out))
+                    .map(|(tool, input)| {
+                        expected_output(tool, input, out).unwrap_or_else(|| serde_json::json!({}))
+                    })
+                    .map(|mut o| {
+                        for (_, path, v) in extra.iter().filter(|e| e.0 == i + 1) {
+                            put_at(&mut o, path, v.clone());
+                        }
+                        o
+                    })
                     .filter(|o| o.as_object().is_some_and(|m| !m.is_empty())),
             },
             Answer::Crashed(_) | Answer::TimedOut(_) => ExpectCall::Ok { output: None },
@@ -449,21 +518,28 @@ pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expe
         })
         .collect();
     let mut files = Vec::new();
-    for (key, actual) in &want.after {
+    for (key, actual) in &want.after.entries {
         let Some(path) = key.strip_prefix("sandbox/") else {
             continue;
         };
-        match actual {
-            Actual::File { bytes, .. } => {
-                files.push((path.to_string(), ExpectEntry::Bytes(bytes.clone())))
-            }
-            Actual::Symlink(_) => files.push((path.to_string(), ExpectEntry::Symlink(None))),
-            _ => {}
-        }
+        let twin = want
+            .after
+            .twins
+            .get(key)
+            .filter(|t| *t != key)
+            .and_then(|t| t.strip_prefix("sandbox/"));
+        let entry = match (actual, twin) {
+            (Actual::File { mode, .. }, Some(first)) => ExpectEntry::Hardlink(first.into(), *mode),
+            (Actual::File { bytes, mode }, None) => ExpectEntry::Bytes(bytes.clone(), *mode),
+            (Actual::Symlink(t), _) => ExpectEntry::Symlink(t.to_string_lossy().into_owned()),
+            (Actual::Dir(mode), _) => ExpectEntry::Dir(*mode),
+            _ => continue,
+        };
+        files.push((path.to_string(), entry));
     }
-    for key in want.before.keys() {
+    for key in want.before.entries.keys() {
         if let Some(path) = key.strip_prefix("sandbox/") {
-            if !want.after.contains_key(key) {
+            if !want.after.entries.contains_key(key) {
                 files.push((path.to_string(), ExpectEntry::Absent));
             }
         }
@@ -472,12 +548,32 @@ pub fn expectations(case: &GenCase, want: &Observation, loose: &[usize]) -> Expe
     Expectations { calls, files }
 }
 
+/// Puts `v` at the dotted `path` of the object `o`, making the objects on the way.
+fn put_at(o: &mut serde_json::Value, path: &str, v: serde_json::Value) {
+    let mut at = o;
+    let mut keys = path.split('.').peekable();
+    while let Some(k) = keys.next() {
+        if !at.is_object() {
+            *at = serde_json::Value::Object(serde_json::Map::new());
+        }
+        let Some(m) = at.as_object_mut() else { return };
+        if keys.peek().is_none() {
+            m.insert(k.to_string(), v);
+            return;
+        }
+        at = m
+            .entry(k.to_string())
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+    }
+}
+
 /// Writes the finding as `DIR/fuzz/<slug>.yaml` and loads it back (it must load).
 fn write_finding(
     dir: &Path,
     finding: &Finding,
     want: &Observation,
     loose: &[usize],
+    extra: &[Extra],
 ) -> Result<(PathBuf, Case), String> {
     let name = format!("{}-{}", slug(&finding.kind), finding.seed);
     let id = format!("fuzz/{name}");
@@ -493,7 +589,7 @@ fn write_finding(
     let yaml = to_yaml(
         &finding.case,
         &meta,
-        Some(&expectations(&finding.case, want, loose)),
+        Some(&expectations(&finding.case, want, loose, extra)),
     );
     let area = dir.join("fuzz");
     std::fs::create_dir_all(&area).map_err(|e| format!("{}: {e}", area.display()))?;

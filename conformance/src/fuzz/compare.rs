@@ -32,6 +32,12 @@ pub struct Disagreement {
     pub class: Class,
     /// The call it is about (counting from 1); `None` for the tree or the harness.
     pub call: Option<usize>,
+    /// The step it shows at (counting from 0): the call, or the step after which the trees
+    /// differ; `None` for the harness.
+    pub step: Option<usize>,
+    /// What a written finding adds to the call's expected output so that it checks this too:
+    /// a field's dotted path and the expectation there (for a misfit of the result's shape).
+    pub expect: Option<(String, Value)>,
     /// It comes after the two sides' states parted, so it may be a consequence of that.
     pub follows: bool,
 }
@@ -54,7 +60,9 @@ pub fn compare(
         detail: e.clone(),
         class: Class::Data,
         call: None,
+        step: None,
         follows,
+        expect: None,
     };
     if let Some(e) = &reference.harness_error {
         return vec![harness(e, false)];
@@ -78,6 +86,7 @@ pub fn compare(
             let verdict = answers(&call, want, other.answers.get(n - 1));
             out.extend(verdict.found.into_iter().map(|mut d| {
                 d.follows = parted;
+                d.step = Some(si);
                 d
             }));
             parted |= verdict.parts;
@@ -102,7 +111,9 @@ pub fn compare(
                 detail: format!("after step {}: {}", si + 1, e.detail),
                 class: Class::Data,
                 call: None,
+                step: Some(si),
                 follows: parted,
+                expect: None,
             }));
             parted |= trees_parted;
         }
@@ -163,7 +174,9 @@ fn answers(call: &Call<'_>, want: &Answer, got: Option<&Answer>) -> Verdict {
             detail,
             class,
             call: Some(call.n),
+            step: None,
             follows: false,
+            expect: None,
         }],
         parts,
         stop,
@@ -251,7 +264,8 @@ fn answers(call: &Call<'_>, want: &Answer, got: Option<&Answer>) -> Verdict {
 /// output: what the corpus compares for that tool. A Read (or a text editor `view`) shows its
 /// content, or its type when it has none (`file_unchanged`, READ-4); Edit its `oldString`,
 /// `newString`, `replacements` and `repairs` (EDIT-5); MultiEdit its `edits` and `repairs`
-/// (MULTI-5, D22); Write its `type`; LineEdit and the text editor's `insert` the lines they
+/// (MULTI-5, D22); Write its `type`; NotebookEdit the cell it names and what it did (§13.1),
+/// a Read of a notebook its `cells`; LineEdit and the text editor's `insert` the lines they
 /// replaced (LINES-6), and `str_replace` Edit's fields, under `result`. The patch formats
 /// answer per file with patches and diffs, whose bytes the tree already compares: `None`.
 pub fn expected_output(tool: &str, input: &Value, out: &Value) -> Option<Value> {
@@ -284,7 +298,8 @@ pub fn expected_output(tool: &str, input: &Value, out: &Value) -> Option<Value> 
                 m.insert(inner.to_string(), Value::Object(f));
                 Value::Object(m)
             }
-            None => pick(shown, &["type"]),
+            // No text: a Read of an unchanged file (its type), or of a notebook (its cells).
+            None => pick(shown, &["type", "cells"]),
         };
         return Some(if outer.is_empty() { v } else { under_result(v) });
     }
@@ -296,6 +311,7 @@ pub fn expected_output(tool: &str, input: &Value, out: &Value) -> Option<Value> 
         ("MultiEdit", _) => pick(out, &["edits", "repairs"]),
         ("Write", _) => pick(out, &["type"]),
         ("LineEdit", _) => pick(out, &lines),
+        ("NotebookEdit", _) => pick(out, &["cell_id", "cell_type", "edit_mode", "new_source"]),
         (t, Some("str_replace")) if t.starts_with("str_replace_") => {
             under_result(pick(out.get("result")?, &edit))
         }
@@ -306,14 +322,51 @@ pub fn expected_output(tool: &str, input: &Value, out: &Value) -> Option<Value> 
     })
 }
 
-/// Compares two successful outputs by what [`expected_output`] takes from the reference's.
+/// Compares two successful outputs: by what [`expected_output`] takes from the reference's,
+/// and the implementation's by the result shape the protocol defines ([`super::shape`]).
 fn outputs(call: &Call<'_>, want: &Value, got: &Value) -> Vec<Disagreement> {
+    let (mut out, covered) = values(call, want, got);
+    let name = call.label();
+    out.extend(
+        super::shape::reported(&name, call.tool, call.input, want, got, &covered)
+            .into_iter()
+            .map(|r| Disagreement {
+                kind: r.kind,
+                detail: format!("{}: {}", call.at(), r.detail),
+                class: r.class,
+                call: Some(call.n),
+                step: None,
+                follows: false,
+                expect: Some(r.expect),
+            }),
+    );
+    out
+}
+
+/// Compares the fields [`expected_output`] takes from the reference's output; the
+/// disagreements and the paths of the fields that differ.
+fn values(call: &Call<'_>, want: &Value, got: &Value) -> (Vec<Disagreement>, Vec<String>) {
     let Some(expected) = expected_output(call.tool, call.input, want) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let file = class::read_file_path(call.tool, call.input);
     let (expected, got) = comparable(&expected, got, file, call.format);
     let mismatches = subset(&expected, &got);
+    let covered: Vec<String> = mismatches.iter().map(|m| m.path.clone()).collect();
+    (
+        values_found(call, &expected, &got, file, &mismatches),
+        covered,
+    )
+}
+
+/// The disagreements of [`values`].
+fn values_found(
+    call: &Call<'_>,
+    expected: &Value,
+    got: &Value,
+    file: Option<&str>,
+    mismatches: &[crate::check::Mismatch],
+) -> Vec<Disagreement> {
     if mismatches.is_empty() {
         return Vec::new();
     }
@@ -328,7 +381,9 @@ fn outputs(call: &Call<'_>, want: &Value, got: &Value) -> Vec<Disagreement> {
         detail,
         class,
         call: Some(call.n),
+        step: None,
         follows: false,
+        expect: None,
     };
     let name = call.label();
     if let Some(file) = file {
@@ -337,14 +392,14 @@ fn outputs(call: &Call<'_>, want: &Value, got: &Value) -> Vec<Disagreement> {
             .map(|m| class_of(&m.path, &m.expected))
             .min()
             .unwrap_or(Class::Presentation);
-        let kind = read_kind(&expected, &got, file);
+        let kind = read_kind(expected, got, file);
         return vec![d(
             format!("{name}: {kind}"),
             format!(
                 "{}: the reference shows {}, the implementation {}",
                 call.at(),
-                shown(&expected, file),
-                shown(&got, file)
+                shown(expected, file),
+                shown(got, file)
             ),
             class,
         )];
@@ -427,7 +482,8 @@ fn read_kind(want: &Value, got: &Value, file: &str) -> String {
 }
 
 /// Whether the two contents differ only in lines of the reference's that are longer than
-/// [`super::parts::LONG_LINE`] characters, each shown shorter by the other side.
+/// [`super::parts::LONG_LINE`] characters, each shown shorter by the other side — by more than
+/// its carriage returns, whose loss is a line-ending difference, not a cut.
 fn long_lines_cut(want: &str, got: &str) -> bool {
     let (w, g): (Vec<&str>, Vec<&str>) = (want.split('\n').collect(), got.split('\n').collect());
     let long = super::parts::LONG_LINE;
@@ -436,7 +492,11 @@ fn long_lines_cut(want: &str, got: &str) -> bool {
         if a == b {
             continue;
         }
-        if a.chars().count() <= long || b.chars().count() >= a.chars().count() {
+        let no_cr = |s: &str| s.replace('\r', "");
+        if a.chars().count() <= long
+            || b.chars().count() >= a.chars().count()
+            || no_cr(a) == no_cr(b)
+        {
             return false;
         }
         any = true;

@@ -116,10 +116,14 @@ fn every_disagreement_is_listed_and_those_after_states_part_follow() {
         kinds(&d),
         [
             "Edit: refused (not_found) where the reference succeeds",
-            "Edit: the result lacks oldString, newString, replacements, repairs"
+            "Edit: the result lacks oldString, newString, replacements, repairs",
+            "Edit: the result has content, which the protocol does not define"
         ]
     );
-    assert_eq!((d[0].follows, d[1].follows), (false, true));
+    assert_eq!(
+        d.iter().map(|d| d.follows).collect::<Vec<_>>(),
+        [false, true, true]
+    );
 }
 
 #[test]
@@ -134,6 +138,15 @@ fn a_long_line_shown_short_is_its_own_kind() {
     )]);
     let d = compare(&want, &got, &tools, ReadFormat::Tab);
     assert_eq!(kinds(&d), ["Read: cuts lines longer than 2000 characters"]);
+    // A long line that only lost its lone CR is not cut: its ending differs.
+    let want = obs(vec![Answer::Ok(
+        json!({"file": {"content": format!("1\t{long}\r")}}),
+    )]);
+    let got = obs(vec![Answer::Ok(
+        json!({"file": {"content": format!("1\t{long}")}}),
+    )]);
+    let d = compare(&want, &got, &tools, ReadFormat::Tab);
+    assert_eq!(kinds(&d), ["Read: shows other content"]);
 }
 
 #[test]
@@ -171,5 +184,40 @@ fn expected_outputs_are_what_the_corpus_compares() {
     assert_eq!(
         expected_output("apply_patch", &json!({}), &json!({"files": []})),
         None
+    );
+}
+
+/// A result is held to the shape the protocol defines: a field it does not define and a field
+/// of another type are each a kind, with the expectation a written finding needs; a field the
+/// value comparison already reports is not reported again.
+#[test]
+fn fields_outside_the_protocol_and_of_another_type_are_disagreements() {
+    let tools = vec![Some(("Edit".to_string(), json!({})))];
+    let edited = json!({"filePath": "/x", "oldString": "a", "newString": "b", "replaceAll": false,
+                        "replacements": 1, "structuredPatch": [], "diff": "", "repairs": [],
+                        "userModified": false});
+    let want = obs(vec![Answer::Ok(edited.clone())]);
+    let mut odd = edited.clone();
+    odd["replaceAll"] = json!("false");
+    odd["message"] = json!("edited");
+    odd["replacements"] = json!("1");
+    odd["dryRun"] = json!(false);
+    let d = compare(&want, &obs(vec![Answer::Ok(odd)]), &tools, ReadFormat::Tab);
+    assert_eq!(
+        kinds(&d),
+        [
+            "Edit: result field replacements differs",
+            "Edit: result field replaceAll is string where the protocol has boolean",
+            "Edit: the result has message, which the protocol does not define",
+        ]
+    );
+    assert!(d.iter().all(|d| d.class == Class::Contract));
+    assert_eq!(
+        d[1].expect,
+        Some(("replaceAll".into(), json!({"shape": "boolean"})))
+    );
+    assert_eq!(
+        d[2].expect,
+        Some(("message".into(), json!({"absent": true})))
     );
 }

@@ -181,7 +181,11 @@ pub(crate) fn editor(
             // Past the end once in a while: `invalid_input` with `lines` (EDITOR-5).
             let past = u64::from(u.ratio(1, 8)?);
             let line = u.int_in_range(0..=(n as u64) + past)?;
-            let text = parts::new_text(u, g.encoding.narrow(), allowed.has("crlf"))?;
+            let mut text = parts::new_text(u, g.encoding.narrow(), allowed.has("crlf"))?;
+            // A model rarely inserts nothing (`no_change`): mostly a line at least.
+            if text.is_empty() && !u.ratio(1, 4)? {
+                text = parts::line(u, g.encoding.narrow())?;
+            }
             if line as i64 <= n {
                 g.text = insert_guess(&g.text, line as usize, &text);
             }

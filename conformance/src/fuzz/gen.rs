@@ -13,6 +13,7 @@
 
 use super::dialects::{self, Block, EditorCommand, PatchOp};
 pub(crate) use super::edits::{apply_guess, gen_edit};
+use super::notebook::{self, NotebookCall};
 use super::parts::{self, Allowed, Encoding, Endings};
 use arbitrary::{Result, Unstructured};
 
@@ -25,6 +26,8 @@ pub struct GenFile {
     pub text: String,
     /// How it is stored.
     pub encoding: Encoding,
+    /// Its permission bits.
+    pub mode: u32,
 }
 
 /// One edit of an Edit or MultiEdit call.
@@ -120,15 +123,24 @@ pub enum GenStep {
         /// The blocks, in reply order.
         blocks: Vec<Block>,
     },
+    /// NotebookEdit of a notebook.
+    NotebookEdit {
+        /// Case path of the notebook.
+        path: String,
+        /// The call's fields.
+        call: NotebookCall,
+    },
 }
 
-/// A generated case: files, symlinks to them, and steps.
+/// A generated case: files, symlinks and hard links to them, and steps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenCase {
     /// The files before the first step.
     pub files: Vec<GenFile>,
     /// Symlinks (`link path`, `target`) created before the first step.
     pub links: Vec<(String, String)>,
+    /// Hard links (`other name`, `file`) made before the first step (DISK-3).
+    pub hardlinks: Vec<(String, String)>,
     /// The steps.
     pub steps: Vec<GenStep>,
 }
@@ -159,6 +171,7 @@ pub fn from_seed(seed: u64, allowed: &Allowed) -> GenCase {
     generate(&mut u, allowed).unwrap_or_else(|_| GenCase {
         files: Vec::new(),
         links: Vec::new(),
+        hardlinks: Vec::new(),
         steps: Vec::new(),
     })
 }
@@ -190,10 +203,16 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
         path: "a.txt".into(),
         text: text.clone(),
         encoding,
+        mode: parts::mode(u)?,
     }];
     let mut links = Vec::new();
-    if allowed.has("symlink") && u.ratio(1, 6)? {
+    if allowed.meets("symlink") && u.ratio(1, 6)? {
         links.push(("link.txt".to_string(), "a.txt".to_string()));
+    }
+    // Another name of the file (DISK-3): every write through either name is refused.
+    let mut hardlinks = Vec::new();
+    if allowed.has("hard_link") && u.ratio(1, 16)? {
+        hardlinks.push(("same.txt".to_string(), "a.txt".to_string()));
     }
     let mut guess = vec![Guess {
         path: "a.txt".into(),
@@ -206,6 +225,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
             path: "b.txt".into(),
             text: t.clone(),
             encoding: Encoding::Utf8,
+            mode: parts::mode(u)?,
         });
         guess.push(Guess {
             path: "b.txt".into(),
@@ -213,12 +233,31 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
             encoding: Encoding::Utf8,
         });
     }
+    let mut nb = None;
+    if allowed.has("notebook_edit") && u.ratio(1, 5)? {
+        let (text, model) = notebook::file(u)?;
+        files.push(GenFile {
+            path: notebook::PATH.into(),
+            text,
+            encoding: Encoding::Utf8,
+            mode: 0o644,
+        });
+        nb = Some(model);
+    }
+    // Every name of a file, links and hard links alike, may be the one a call uses.
+    let names: Vec<(String, String)> = links.iter().chain(&hardlinks).cloned().collect();
     let mut steps = Vec::new();
     let skip_first_read = allowed.has("read_before_write") && u.ratio(1, 10)?;
     if !skip_first_read {
         for g in &guess {
             steps.push(GenStep::Read {
-                path: call_path(u, &links, &g.path)?,
+                path: call_path(u, &names, &g.path)?,
+                window: None,
+            });
+        }
+        if nb.is_some() {
+            steps.push(GenStep::Read {
+                path: notebook::PATH.into(),
                 window: None,
             });
         }
@@ -227,7 +266,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
     // as the model believes them: it learns of a new link, but not that one was turned
     // elsewhere behind its back, so it goes on naming the link for the file it saw there.
     let mut now_links = links.clone();
-    let mut believed = links.clone();
+    let mut believed = names.clone();
     // The link a `Link` step just made or turned: the call after it mostly names it, as the
     // model goes on using the name it knows.
     let mut fresh_link: Option<String> = None;
@@ -266,7 +305,7 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
             }
             _ => false,
         });
-        let kind = pick_kind(u, allowed, named)?;
+        let kind = pick_kind(u, allowed, named, nb.is_some())?;
         let crlf = allowed.has("crlf");
         let step = match kind {
             Kind::Read => read_step(u, allowed, &path)?,
@@ -350,7 +389,27 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
                 let blocks = dialects::blocks(u, allowed, &mut guess[g], &path)?;
                 GenStep::Blocks { blocks }
             }
+            Kind::Notebook => match nb.as_mut() {
+                Some(model) if !u.ratio(1, 5)? => GenStep::NotebookEdit {
+                    path: notebook::PATH.into(),
+                    call: notebook::call(u, model)?,
+                },
+                _ => GenStep::Read {
+                    path: notebook::PATH.into(),
+                    window: None,
+                },
+            },
         };
+        let mut step = step;
+        if !crlf {
+            // A CRLF a call sends is what `crlf` is about; without it, only the file's own
+            // lone CRs are sent (a cut across a CR and the LF after it would make one).
+            for t in sent_texts(&mut step) {
+                while t.contains("\r\n") {
+                    *t = t.replace("\r\n", "\n");
+                }
+            }
+        }
         note_gone(&mut gone, &step, &guess[g].path);
         // A link made or turned last would test nothing: a call follows it.
         if done == count && matches!(step, GenStep::Link { .. }) {
@@ -361,8 +420,37 @@ pub fn generate(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<GenCase> 
     Ok(GenCase {
         files,
         links,
+        hardlinks,
         steps,
     })
+}
+
+/// The strings a call step sends that may hold a line break.
+fn sent_texts(step: &mut GenStep) -> Vec<&mut String> {
+    match step {
+        GenStep::Edit { edit, .. } => vec![&mut edit.old, &mut edit.new],
+        GenStep::MultiEdit { edits, .. } => edits
+            .iter_mut()
+            .flat_map(|e| [&mut e.old, &mut e.new])
+            .collect(),
+        GenStep::Write { content, .. } => vec![content],
+        GenStep::Editor {
+            command: EditorCommand::StrReplace { old, new },
+            ..
+        } => std::iter::once(old).chain(new.as_mut()).collect(),
+        GenStep::Editor {
+            command: EditorCommand::Insert { text, .. },
+            ..
+        } => vec![text],
+        GenStep::LineEdit {
+            content, expected, ..
+        } => std::iter::once(content).chain(expected.as_mut()).collect(),
+        GenStep::Blocks { blocks } => blocks
+            .iter_mut()
+            .flat_map(|b| [&mut b.search, &mut b.replace])
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Keeps `gone` true after `step` (taken on the file `guessed`): an apply_patch's Delete
@@ -399,11 +487,17 @@ enum Kind {
     LineEdit,
     Patch,
     Blocks,
+    Notebook,
 }
 
 /// A step kind, weighted towards edits, among the declared tools; a link already named by a
-/// call makes a `Link` step likelier.
-fn pick_kind(u: &mut Unstructured<'_>, allowed: &Allowed, link_named: bool) -> Result<Kind> {
+/// call makes a `Link` step likelier, a notebook in the case makes NotebookEdit one.
+fn pick_kind(
+    u: &mut Unstructured<'_>,
+    allowed: &Allowed,
+    link_named: bool,
+    notebook: bool,
+) -> Result<Kind> {
     let mut options = vec![Kind::Edit; 6];
     options.push(Kind::Read);
     if allowed.has("multi_edit") {
@@ -422,6 +516,9 @@ fn pick_kind(u: &mut Unstructured<'_>, allowed: &Allowed, link_named: bool) -> R
         if link_named {
             options.extend([Kind::Link; 4]);
         }
+    }
+    if notebook {
+        options.extend([Kind::Notebook; 3]);
     }
     for (feature, kind) in [
         ("text_editor", Kind::Editor),

@@ -20,27 +20,36 @@ fn a_seed_gives_the_same_case_every_time_and_seeds_differ() {
     assert!(distinct.len() > 45, "{}", distinct.len());
 }
 
+/// A tool that declares only Read, Edit and Write is asked only what those tools do — and
+/// still meets the kinds of file every tool meets: CRLF and mixed endings, a BOM, UTF-16,
+/// windows-1252, symlinked files, modes other than 0644.
 #[test]
-fn only_declared_features_are_used() {
-    let minimal = Allowed::new(&["read".to_string(), "edit".to_string()]);
-    for seed in 0..300 {
+fn only_declared_features_are_asked_for_and_guard_files_come_anyway() {
+    let declared: Vec<String> = ["read", "edit", "write"].map(String::from).to_vec();
+    let minimal = Allowed::new(&declared);
+    let mut guards_seen = std::collections::BTreeSet::new();
+    for seed in 0..400 {
         let c = from_seed(seed, &minimal);
-        for f in &c.files {
-            assert_eq!(f.encoding, Encoding::Utf8, "seed {seed}");
-            assert!(!f.text.contains('\r'), "seed {seed}");
-        }
-        assert!(c.links.is_empty());
+        let needed = crate::fuzz::requires::requires(&c);
+        assert!(
+            needed.iter().all(|f| declared.contains(f)),
+            "seed {seed}: {needed:?} {c:?}"
+        );
+        guards_seen.extend(crate::fuzz::requires::guards(&c));
         for s in &c.steps {
             match s {
                 GenStep::Read { window, .. } => assert!(window.is_none()),
                 GenStep::Edit { edit, .. } => {
                     assert!(!edit.replace_all);
-                    assert!(!edit.old.contains('\r'), "seed {seed}: {edit:?}");
+                    assert!(!edit.old.contains("\r\n"), "seed {seed}: {edit:?}");
                 }
+                GenStep::Write { .. } => {}
                 other => panic!("seed {seed}: {other:?} needs an undeclared feature"),
             }
         }
     }
+    let all: Vec<&str> = guards_seen.iter().map(String::as_str).collect();
+    assert_eq!(all.len(), super::parts::GUARDS.len(), "{all:?}");
 }
 
 #[test]
@@ -181,4 +190,43 @@ fn a_touch_never_names_a_file_a_patch_deleted() {
         "the seeds delete too rarely to tell: {deleted}"
     );
     assert_eq!(deleted_then_touched, 0);
+}
+
+/// Hard links (DISK-3) come with `hard_link`, notebooks and NotebookEdit calls with
+/// `notebook_edit` — replacing, inserting and deleting cells — and neither without.
+#[test]
+fn hard_links_and_notebooks_are_generated_when_declared() {
+    let (mut hard, mut via_other_name, mut notebooks) = (0, 0, 0);
+    let mut modes = std::collections::BTreeSet::new();
+    for seed in 0..300 {
+        let c = from_seed(seed, &all());
+        if !c.hardlinks.is_empty() {
+            hard += 1;
+            via_other_name += usize::from(c.steps.iter().any(|s| {
+                matches!(s, GenStep::Read { path, .. } | GenStep::Edit { path, .. }
+                    if path == "same.txt")
+            }));
+        }
+        notebooks += usize::from(c.files.iter().any(|f| f.path == "nb.ipynb"));
+        for s in &c.steps {
+            if let GenStep::NotebookEdit { call, .. } = s {
+                modes.insert(call.mode.clone().unwrap_or_else(|| "replace".into()));
+            }
+        }
+    }
+    assert!(hard > 8, "{hard} cases with a hard link");
+    assert!(via_other_name > 2, "{via_other_name}");
+    assert!(notebooks > 30, "{notebooks} cases with a notebook");
+    let modes: Vec<&str> = modes.iter().map(String::as_str).collect();
+    assert_eq!(modes, ["delete", "insert", "replace"]);
+    let without: Vec<String> = editref_protocol::FEATURES
+        .iter()
+        .filter(|f| !["hard_link", "notebook_edit"].contains(f))
+        .map(|s| s.to_string())
+        .collect();
+    for seed in 0..300 {
+        let c = from_seed(seed, &Allowed::new(&without));
+        assert!(c.hardlinks.is_empty(), "seed {seed}");
+        assert!(c.files.iter().all(|f| f.path != "nb.ipynb"), "seed {seed}");
+    }
 }

@@ -16,10 +16,11 @@
 //! ```
 //!
 //! `parts` holds the hard parts files are made of, `gen` the generator (seeded or driven by
-//! `arbitrary` bytes) with `edits` (an edit's strings) and `dialects` (the dialects' steps),
+//! `arbitrary` bytes) with `edits` (an edit's strings), `dialects` (the dialects' steps) and
+//! `notebook` (notebooks and NotebookEdit calls),
 //! `yaml` the corpus writer and `requires` the features a case needs, `observe` one run without
 //! judgement, `compare` the kinds of disagreement (every one of a case) with `bytes` (how two
-//! trees differ), `shrink` and `shrink_steps` the reducer, `known` accepted divergences and
+//! trees differ) and `shape` (what in a result the protocol does not define), `shrink` and `shrink_steps` the reducer, `known` accepted divergences and
 //! `campaign` the loop that ties them together.
 
 pub mod bytes;
@@ -29,9 +30,11 @@ pub mod dialects;
 mod edits;
 pub mod gen;
 pub mod known;
+pub mod notebook;
 pub mod observe;
 pub mod parts;
 pub mod requires;
+pub mod shape;
 pub mod shrink;
 mod shrink_steps;
 pub mod yaml;

@@ -5,8 +5,9 @@
 //!
 //! Everything here is a table or a small choice over one, so that a generated case reads like
 //! something an agent really edits and a shrunk finding stays legible. What a choice may use is
-//! bounded by the features the implementation declared ([`Allowed`]): a tool that does not
-//! claim UTF-16 is never handed a UTF-16 file.
+//! bounded by the features the implementation declared ([`Allowed`]) — except the kinds of file
+//! every tool meets ([`GUARDS`]): a tool that does not claim UTF-16 is still handed a UTF-16
+//! file, and must not corrupt it.
 
 use arbitrary::{Result, Unstructured};
 
@@ -47,6 +48,23 @@ pub fn straighten(text: &str) -> String {
         .collect()
 }
 
+/// The kinds of file every edit tool meets whether or not it declares them, as the corpus's
+/// `guard` cases hold: CRLF and mixed line endings, a UTF-8 BOM, UTF-16, windows-1252, a
+/// symlinked file, a file's mode. A feature says what a tool *does* with such a file (match an
+/// LF `old_string` in CRLF text, repair quotes); whether it corrupts the file is not optional,
+/// so such files are generated for every tool, and a case needs none of these features for
+/// them ([`super::requires`]).
+pub const GUARDS: [&str; 8] = [
+    "crlf",
+    "mixed_eol",
+    "utf8_bom",
+    "utf16le",
+    "utf16be",
+    "legacy_encoding",
+    "symlink",
+    "posix_mode",
+];
+
 /// The features a generated case may need, read off the implementation's declared ones.
 #[derive(Debug, Clone, Default)]
 pub struct Allowed {
@@ -62,9 +80,16 @@ impl Allowed {
         }
     }
 
-    /// Whether `feature` was declared.
+    /// Whether `feature` was declared: what the generator may ask of the tool (a repair, a
+    /// tool, a CRLF `old_string`).
     pub fn has(&self, feature: &str) -> bool {
         self.features.iter().any(|f| f == feature)
+    }
+
+    /// Whether files of the kind `feature` names may be generated: declared, or one of the
+    /// [`GUARDS`] every tool meets.
+    pub fn meets(&self, feature: &str) -> bool {
+        GUARDS.contains(&feature) || self.has(feature)
     }
 }
 
@@ -120,7 +145,7 @@ impl Encoding {
             Encoding::Utf16Be,
             Encoding::Windows1252,
         ] {
-            if e.feature().is_some_and(|f| allowed.has(f)) {
+            if e.feature().is_some_and(|f| allowed.meets(f)) {
                 options.push(e);
             }
         }
@@ -145,13 +170,13 @@ pub enum Endings {
 }
 
 impl Endings {
-    /// Picks line endings among those the declared features allow.
+    /// Picks line endings among those the features allow (every tool meets CRLF).
     pub fn pick(u: &mut Unstructured<'_>, allowed: &Allowed) -> Result<Endings> {
         let mut options = vec![Endings::Lf, Endings::Lf];
-        if allowed.has("crlf") {
+        if allowed.meets("crlf") {
             options.push(Endings::Crlf);
             options.push(Endings::Crlf);
-            if allowed.has("mixed_eol") {
+            if allowed.meets("mixed_eol") {
                 options.push(Endings::Mixed);
             }
         }
@@ -166,6 +191,12 @@ impl Endings {
             Endings::Mixed => *u.choose(&["\n", "\r\n", "\r\n", "\r"])?,
         })
     }
+}
+
+/// A file's permission bits: mostly `0644`, sometimes an executable script's `0755` or a
+/// private file's `0600` — what an edit must keep (DISK-1), whatever the tool declares.
+pub fn mode(u: &mut Unstructured<'_>) -> Result<u32> {
+    Ok(*u.choose(&[0o644, 0o644, 0o644, 0o755, 0o600])?)
 }
 
 /// One word.

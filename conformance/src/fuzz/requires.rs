@@ -3,11 +3,15 @@
 //! declare it can run (a smaller case may need *fewer* features, never others).
 //!
 //! The generator used exactly these features, so a case generated for an implementation
-//! requires only what the implementation declared.
+//! requires only what the implementation declared. The kinds of file every tool meets
+//! ([`GUARDS`]: CRLF, UTF-16, symlinked files, modes, …) are never required, as in the corpus's
+//! `guard` cases; [`guards`] names those a case holds, and a written finding with any is tagged
+//! `guard`. What a call asks of the tool is required: a CRLF `old_string` or new text needs
+//! `crlf`, a link made between two calls `symlink`.
 
 use super::dialects::{EditorCommand, PatchOp};
 use super::gen::{GenCase, GenEdit, GenStep};
-use super::parts::{straighten, CURLY, TAGS};
+use super::parts::{straighten, CURLY, GUARDS, TAGS};
 
 /// The features `case` needs, in the order of the protocol's vocabulary.
 pub fn requires(case: &GenCase) -> Vec<String> {
@@ -17,21 +21,19 @@ pub fn requires(case: &GenCase) -> Vec<String> {
             out.push(f);
         }
     };
-    let mut texts: Vec<&str> = case.files.iter().map(|f| f.text.as_str()).collect();
+    // The strings the calls send (a CR in one needs `crlf`; a CR in a file does not).
+    let mut texts: Vec<&str> = Vec::new();
     let mut olds: Vec<&str> = Vec::new();
     // Text a file may hold at some step: the files as given and everything a step writes.
-    let mut sources: Vec<&str> = texts.clone();
+    let mut sources: Vec<&str> = case.files.iter().map(|f| f.text.as_str()).collect();
     let mut read_targets: Vec<String> = Vec::new();
-    for f in &case.files {
-        if let Some(feature) = f.encoding.feature() {
-            add(feature);
-        }
+    if !case.hardlinks.is_empty() {
+        add("hard_link");
     }
-    if !case.links.is_empty() {
-        add("symlink");
-    }
-    // The links as they are at each step: a `Link` step changes where a path leads.
-    let mut links = case.links.clone();
+    // The links as they are at each step (a `Link` step changes where a path leads), and the
+    // other names of files.
+    let mut links: Vec<(String, String)> =
+        case.links.iter().chain(&case.hardlinks).cloned().collect();
     let target = |links: &[(String, String)], p: &str| -> String {
         links
             .iter()
@@ -70,13 +72,9 @@ pub fn requires(case: &GenCase) -> Vec<String> {
                 sources.push(content);
                 edits_before_read |= exists(&links, path) && unread(&links, path, &read_targets);
             }
-            GenStep::Modify { text, encoding, .. } => {
+            GenStep::Modify { text, .. } => {
                 add("stale_detection");
-                texts.push(text);
                 sources.push(text);
-                if let Some(feature) = encoding.feature() {
-                    add(feature);
-                }
             }
             GenStep::Touch { .. } => add("stale_detection"),
             GenStep::Link { path, target: t } => {
@@ -147,6 +145,12 @@ pub fn requires(case: &GenCase) -> Vec<String> {
                     }
                 }
             }
+            GenStep::NotebookEdit { path, call } => {
+                add("notebook_edit");
+                texts.push(&call.source);
+                sources.push(&call.source);
+                edits_before_read |= unread(&links, path, &read_targets);
+            }
             GenStep::Blocks { blocks } => {
                 add("search_replace");
                 for b in blocks {
@@ -170,11 +174,10 @@ pub fn requires(case: &GenCase) -> Vec<String> {
     if edits_before_read {
         add("read_before_write");
     }
-    if texts.iter().any(|t| t.contains('\r')) {
+    // A CRLF a call sends is what `crlf` is about (TEXT-5); a lone CR is a file's own text,
+    // copied from a file with mixed endings, which every tool meets.
+    if texts.iter().any(|t| t.contains("\r\n")) {
         add("crlf");
-    }
-    if case.files.iter().any(|f| mixed(&f.text)) {
-        add("mixed_eol");
     }
     // The texts that hold curly quotes, made straight once for every old string.
     let straightened: Vec<String> = sources
@@ -205,6 +208,43 @@ pub fn requires(case: &GenCase) -> Vec<String> {
             .unwrap_or(usize::MAX)
     });
     out
+}
+
+/// The kinds of file every tool meets ([`GUARDS`]) that `case` holds, in the order of the
+/// protocol's vocabulary: its files' line endings, encodings and modes, and the symlinks it
+/// starts with.
+pub fn guards(case: &GenCase) -> Vec<String> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut texts: Vec<(&str, Option<&'static str>)> = case
+        .files
+        .iter()
+        .map(|f| (f.text.as_str(), f.encoding.feature()))
+        .collect();
+    for s in &case.steps {
+        if let GenStep::Modify { text, encoding, .. } = s {
+            texts.push((text, encoding.feature()));
+        }
+    }
+    for (text, encoding) in texts {
+        out.extend(encoding);
+        if text.contains('\r') {
+            out.push("crlf");
+        }
+        if mixed(text) {
+            out.push("mixed_eol");
+        }
+    }
+    if !case.links.is_empty() {
+        out.push("symlink");
+    }
+    if case.files.iter().any(|f| f.mode != 0o644) {
+        out.push("posix_mode");
+    }
+    GUARDS
+        .iter()
+        .filter(|g| out.contains(g))
+        .map(|g| g.to_string())
+        .collect()
 }
 
 /// Whether finding `old` takes MATCH-2's quote normalisation: it holds a straight quote, no

@@ -1,9 +1,9 @@
 //! Tests of [`super`]: `curly_quotes` is required exactly when MATCH-2's quote normalisation is
-//! what finds a quoted text.
+//! what finds a quoted text; the kinds of file every tool meets are guards, never required.
 use super::super::dialects::{Chunk, PatchOp};
 use super::super::gen::{GenCase, GenEdit, GenFile, GenStep};
 use super::super::parts::Encoding;
-use super::requires;
+use super::{guards, requires};
 
 const TEXT: &str =
     "\tsay \u{201C}name\u{201D} and it\u{2019}s index\n    print('result gamma')\n\tcount foo\n";
@@ -14,8 +14,10 @@ fn case(steps: Vec<GenStep>) -> GenCase {
             path: "a.txt".into(),
             text: TEXT.into(),
             encoding: Encoding::Utf8,
+            mode: 0o644,
         }],
         links: Vec::new(),
+        hardlinks: Vec::new(),
         steps,
     }
 }
@@ -78,4 +80,30 @@ fn a_quote_found_in_text_a_step_wrote_needs_no_normalisation() {
         content: "let s = 'q';\n".into(),
     };
     assert!(!needs_curly(vec![write, edit("'q'")]));
+}
+
+/// Files of the kinds every tool meets need no feature of their own, and are named as guards;
+/// what a call asks of the tool is required.
+#[test]
+fn guard_files_need_only_the_tools_and_a_crlf_call_needs_crlf() {
+    let mut c = case(vec![
+        GenStep::Read {
+            path: "link.txt".into(),
+            window: None,
+        },
+        edit("one\ntwo"),
+    ]);
+    c.files[0].text = "one\r\ntwo\rthree\n".into();
+    c.files[0].encoding = Encoding::Utf16Le;
+    c.files[0].mode = 0o755;
+    c.links.push(("link.txt".into(), "a.txt".into()));
+    assert_eq!(requires(&c), ["read", "edit"]);
+    assert_eq!(
+        guards(&c),
+        ["crlf", "mixed_eol", "utf16le", "symlink", "posix_mode"]
+    );
+    c.steps.push(edit("two\r\nthree"));
+    assert_eq!(requires(&c), ["read", "edit", "crlf"]);
+    let plain = case(vec![edit("x")]);
+    assert!(guards(&plain).is_empty(), "{:?}", guards(&plain));
 }

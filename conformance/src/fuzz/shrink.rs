@@ -20,7 +20,12 @@ pub fn size(case: &GenCase) -> usize {
     let files: usize = case
         .files
         .iter()
-        .map(|f| f.text.len() + 16 + usize::from(f.encoding != Encoding::Utf8) * 8)
+        .map(|f| {
+            f.text.len()
+                + 16
+                + usize::from(f.encoding != Encoding::Utf8) * 8
+                + usize::from(f.mode != 0o644) * 4
+        })
         .sum();
     let steps: usize = case
         .steps
@@ -60,10 +65,15 @@ pub fn size(case: &GenCase) -> usize {
                     .iter()
                     .map(|b| 8 + b.search.len() + b.replace.len())
                     .sum::<usize>(),
+                GenStep::NotebookEdit { call, .. } => {
+                    call.source.len()
+                        + 4 * usize::from(call.cell_type.is_some())
+                        + 4 * usize::from(call.mode.is_some())
+                }
             }
         })
         .sum();
-    files + steps + case.links.len() * 24
+    files + steps + (case.links.len() + case.hardlinks.len()) * 24
 }
 
 /// The size of one patch operation.
@@ -129,6 +139,12 @@ pub fn proposals(case: &GenCase) -> Vec<GenCase> {
         rename_all(&mut c.steps, &link, &target);
         out.push(c);
     }
+    for i in 0..case.hardlinks.len() {
+        let mut c = case.clone();
+        let (name, file) = c.hardlinks.remove(i);
+        rename_all(&mut c.steps, &name, &file);
+        out.push(c);
+    }
     // A link made between calls: gone, its later uses naming its target instead.
     for (i, s) in case.steps.iter().enumerate() {
         if let GenStep::Link { path, target } = s {
@@ -181,6 +197,11 @@ pub fn proposals(case: &GenCase) -> Vec<GenCase> {
         if f.encoding != Encoding::Utf8 {
             let mut c = case.clone();
             c.files[fi].encoding = Encoding::Utf8;
+            out.push(c);
+        }
+        if f.mode != 0o644 {
+            let mut c = case.clone();
+            c.files[fi].mode = 0o644;
             out.push(c);
         }
         // Simpler bytes: every character outside ASCII (curly quotes kept) as one letter.
@@ -323,6 +344,26 @@ pub fn proposals(case: &GenCase) -> Vec<GenCase> {
                     put(GenStep::Blocks { blocks });
                 }
             }
+            GenStep::NotebookEdit { path, call } => {
+                let mut with = |call: super::notebook::NotebookCall| {
+                    put(GenStep::NotebookEdit {
+                        path: path.clone(),
+                        call,
+                    })
+                };
+                for t in shorter(&call.source) {
+                    with(super::notebook::NotebookCall {
+                        source: t,
+                        ..call.clone()
+                    });
+                }
+                if call.mode.as_deref() == Some("replace") {
+                    with(super::notebook::NotebookCall {
+                        mode: None,
+                        ..call.clone()
+                    });
+                }
+            }
             GenStep::Read { window: None, .. } | GenStep::Touch { .. } | GenStep::Link { .. } => {}
         }
     }
@@ -355,6 +396,7 @@ fn rename(step: &mut GenStep, from: &str, to: &str) {
         | GenStep::Modify { path, .. }
         | GenStep::Touch { path }
         | GenStep::Editor { path, .. }
+        | GenStep::NotebookEdit { path, .. }
         | GenStep::LineEdit { path, .. } => one(path),
         GenStep::Link { target, .. } => one(target),
         GenStep::Patch { ops } => ops.iter_mut().for_each(|o| one(o.path_mut())),
@@ -373,8 +415,10 @@ mod tests {
                 path: "a.txt".into(),
                 text: text.into(),
                 encoding: Encoding::Utf16Le,
+                mode: 0o644,
             }],
             links: vec![("link.txt".into(), "a.txt".into())],
+            hardlinks: Vec::new(),
             steps: vec![
                 GenStep::Read {
                     path: "a.txt".into(),

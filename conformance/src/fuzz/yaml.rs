@@ -10,7 +10,7 @@
 use super::dialects::{blocks_text, editor_input, patch_text};
 use super::gen::{GenCase, GenEdit, GenStep};
 use super::parts::Encoding;
-pub use super::requires::requires;
+pub use super::requires::{guards, requires};
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -27,13 +27,18 @@ pub enum ExpectCall {
     Err(String),
 }
 
-/// What an entry of the reference's final tree is, as a finding expects it.
+/// What an entry of the reference's final tree is, as a finding expects it: everything the
+/// comparison of two trees looks at, so a finding about any of it replays.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExpectEntry {
-    /// A regular file with these bytes.
-    Bytes(Vec<u8>),
-    /// A symbolic link whose target holds these bytes (`None`: dangling or not a file).
-    Symlink(Option<Vec<u8>>),
+    /// A regular file with these bytes and permission bits.
+    Bytes(Vec<u8>, u32),
+    /// Another name of the file at this case path (a hard link), with these permission bits.
+    Hardlink(String, u32),
+    /// A symbolic link to this target, as written into the link.
+    Symlink(String),
+    /// A directory with these permission bits.
+    Dir(u32),
     /// Nothing.
     Absent,
 }
@@ -101,19 +106,24 @@ fn hex(bytes: &[u8]) -> String {
         .join(" ")
 }
 
-/// A file form: text in its encoding, hex when the encoder cannot take it.
+/// The keys of a file form: text in its encoding (plain text when the encoder cannot take it).
 fn form(text: &str, encoding: Encoding) -> String {
     match encoding {
-        Encoding::Utf8 => format!("{{text: {}}}", quoted(text)),
+        Encoding::Utf8 => format!("text: {}", quoted(text)),
         e if e.encode(text).is_some() => {
             format!(
-                "{{text: {}, encoding: {}}}",
+                "text: {}, encoding: {}",
                 quoted(text),
                 quoted(e.corpus_name())
             )
         }
-        _ => format!("{{text: {}}}", quoted(text)),
+        _ => format!("text: {}", quoted(text)),
     }
+}
+
+/// A mode as the corpus writes it (`"0644"`).
+fn mode(m: u32) -> String {
+    format!("\"{m:04o}\"")
 }
 
 /// A JSON value in YAML flow form, strings through [`quoted`].
@@ -202,6 +212,9 @@ pub fn call_of(step: &GenStep) -> Option<(&'static str, Value)> {
         }
         GenStep::Patch { ops } => ("apply_patch", json!({"input": patch_text(ops)})),
         GenStep::Blocks { blocks } => ("search_replace", json!({"text": blocks_text(blocks)})),
+        GenStep::NotebookEdit { path, call } => {
+            ("NotebookEdit", super::notebook::input(path, call))
+        }
         GenStep::Modify { .. } | GenStep::Touch { .. } | GenStep::Link { .. } => return None,
     })
 }
@@ -216,16 +229,29 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
     let _ = writeln!(y, "spec: [{}]", meta.spec.join(", "));
     let _ = writeln!(y, "level: extended");
     let _ = writeln!(y, "requires: [{}]", requires(case).join(", "));
+    if !guards(case).is_empty() {
+        // Files of kinds every tool meets, required of none (see `requires`).
+        let _ = writeln!(y, "tags: [guard]");
+    }
     let _ = writeln!(y, "since: \"{}\"", crate::load::embedded_version());
     if let Some(notes) = &meta.notes {
         let _ = writeln!(y, "notes: {}", quoted(notes));
     }
     y.push_str("files:\n");
     for f in &case.files {
-        let _ = writeln!(y, "  {}: {}", quoted(&f.path), form(&f.text, f.encoding));
+        let body = form(&f.text, f.encoding);
+        let _ = writeln!(
+            y,
+            "  {}: {{{body}, mode: {}}}",
+            quoted(&f.path),
+            mode(f.mode)
+        );
     }
     for (link, target) in &case.links {
         let _ = writeln!(y, "  {}: {{symlink: {}}}", quoted(link), quoted(target));
+    }
+    for (name, file) in &case.hardlinks {
+        let _ = writeln!(y, "  {}: {{hardlink: {}}}", quoted(name), quoted(file));
     }
     y.push_str("steps:\n");
     let mut calls = expect.map(|e| e.calls.iter());
@@ -237,8 +263,7 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
                 encoding,
             } => {
                 let body = form(text, *encoding);
-                let inner = body.trim_start_matches('{').trim_end_matches('}');
-                let _ = writeln!(y, "  - modify: {{path: {}, {inner}}}", quoted(path));
+                let _ = writeln!(y, "  - modify: {{path: {}, {body}}}", quoted(path));
             }
             GenStep::Touch { path } => {
                 let _ = writeln!(y, "  - touch: {{path: {}, mtime: \"+2s\"}}", quoted(path));
@@ -277,12 +302,12 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
         for (path, entry) in &e.files {
             let body = match entry {
                 ExpectEntry::Absent => "{absent: true}".to_string(),
-                ExpectEntry::Bytes(b) => bytes_form(b),
-                ExpectEntry::Symlink(None) => "{is_symlink: true}".to_string(),
-                ExpectEntry::Symlink(Some(b)) => {
-                    let inner = bytes_form(b);
-                    format!("{{is_symlink: true, {}", inner.trim_start_matches('{'))
+                ExpectEntry::Bytes(b, m) => format!("{{{}, mode: {}}}", bytes_form(b), mode(*m)),
+                ExpectEntry::Hardlink(other, m) => {
+                    format!("{{hardlink: {}, mode: {}}}", quoted(other), mode(*m))
                 }
+                ExpectEntry::Symlink(target) => format!("{{symlink: {}}}", quoted(target)),
+                ExpectEntry::Dir(m) => format!("{{dir: true, mode: {}}}", mode(*m)),
             };
             let _ = writeln!(y, "  {}: {body}", quoted(path));
         }
@@ -290,11 +315,11 @@ pub fn to_yaml(case: &GenCase, meta: &Meta, expect: Option<&Expectations>) -> St
     y
 }
 
-/// Exact bytes as a form: text when they are UTF-8, hex otherwise.
+/// Exact bytes as the keys of a form: text when they are UTF-8, hex otherwise.
 fn bytes_form(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
-        Ok(s) if !s.starts_with('\u{FEFF}') => format!("{{text: {}}}", quoted(s)),
-        _ => format!("{{bytes_hex: \"{}\"}}", hex(bytes)),
+        Ok(s) if !s.starts_with('\u{FEFF}') => format!("text: {}", quoted(s)),
+        _ => format!("bytes_hex: \"{}\"", hex(bytes)),
     }
 }
 
@@ -337,7 +362,10 @@ mod tests {
             let y = to_yaml(&case, &meta, None);
             let loaded = crate::load::parse_case("gen", "fuzz/x.yaml", y.as_bytes());
             let loaded = loaded.unwrap_or_else(|e| panic!("seed {seed}: {e:?}\n{y}"));
-            assert_eq!(loaded.files.len(), case.files.len() + case.links.len());
+            assert_eq!(
+                loaded.files.len(),
+                case.files.len() + case.links.len() + case.hardlinks.len()
+            );
             assert_eq!(loaded.steps.len(), case.steps.len(), "seed {seed}");
             for f in &case.files {
                 let (_, form) = loaded.files.iter().find(|(p, _)| *p == f.path).unwrap();

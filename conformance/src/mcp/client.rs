@@ -143,6 +143,13 @@ impl Connection {
                 Stdio::inherit()
             })
             .kill_on_drop(true);
+        // SAFETY: the hook only calls umask, which is async-signal-safe and cannot fail.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::umask(crate::sandbox::UMASK as libc::mode_t);
+                Ok(())
+            });
+        }
         let mut child = cmd
             .spawn()
             .map_err(|e| Failure::Crash(format!("cannot start `sh -c {command}`: {e}")))?;

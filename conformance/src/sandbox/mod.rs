@@ -41,6 +41,19 @@ pub struct Sandbox {
     keep: bool,
 }
 
+/// The umask every case runs under, the harness's own writes, the reference in process and
+/// every adapter or server it starts alike: a file a tool creates gets 0644 on any machine, so
+/// a case that expects the mode of a new file means the same everywhere.
+pub const UMASK: u32 = 0o022;
+
+/// Sets the process's umask to [`UMASK`] (inherited by the processes it starts from then on).
+pub fn fix_umask() {
+    // SAFETY: umask only swaps the process's file-creation mask; it cannot fail.
+    unsafe {
+        libc::umask(UMASK as libc::mode_t);
+    }
+}
+
 /// An I/O error with what the harness was doing, as one message.
 fn err(context: impl std::fmt::Display, e: io::Error) -> String {
     format!("{context}: {e}")

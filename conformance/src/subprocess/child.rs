@@ -48,6 +48,13 @@ impl Proc {
                 Stdio::inherit()
             })
             .process_group(0);
+        // SAFETY: the hook only calls umask, which is async-signal-safe and cannot fail.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::umask(crate::sandbox::UMASK as libc::mode_t);
+                Ok(())
+            });
+        }
         let mut child = cmd
             .spawn()
             .map_err(|e| AdapterError::Crash(format!("cannot start `{command}`: {e}")))?;

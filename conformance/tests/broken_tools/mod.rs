@@ -101,6 +101,94 @@ impl Fault for DropsCr {
     }
 }
 
+/// Text mode: after an Edit succeeds, every CRLF of the file is LF (the file's other bytes are
+/// the reference's).
+pub struct CrlfToLf;
+
+impl Fault for CrlfToLf {
+    fn reply(&mut self, tool: &str, input: &Value, reply: Reply) -> Reply {
+        if tool == "Edit" && matches!(reply, Reply::Ok(_)) {
+            let path = input["file_path"].as_str().unwrap_or_default();
+            if let Ok(text) = std::fs::read_to_string(path) {
+                if text.contains("\r\n") {
+                    let _ = std::fs::write(path, text.replace("\r\n", "\n"));
+                }
+            }
+        }
+        reply
+    }
+}
+
+/// No DISK-3: an Edit the reference refuses with `hard_link` is made anyway, the usual way —
+/// the new text written to a temp file renamed over the name given, which splits the link.
+pub struct SplitsHardLinks;
+
+impl Fault for SplitsHardLinks {
+    fn reply(&mut self, tool: &str, input: &Value, reply: Reply) -> Reply {
+        let refused = matches!(&reply, Reply::Err(e) if e["code"] == "hard_link");
+        if tool != "Edit" || !refused {
+            return reply;
+        }
+        let path = input["file_path"].as_str().unwrap_or_default();
+        let (old, new) = (
+            input["old_string"].as_str().unwrap_or_default(),
+            input["new_string"].as_str().unwrap_or_default(),
+        );
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return reply;
+        };
+        if old.is_empty() || !text.contains(old) {
+            return reply;
+        }
+        let tmp = format!("{path}.tmp");
+        if std::fs::write(&tmp, text.replacen(old, new, 1)).is_err()
+            || std::fs::rename(&tmp, path).is_err()
+        {
+            return reply;
+        }
+        Reply::Ok(serde_json::json!({
+            "filePath": path, "oldString": old, "newString": new, "replaceAll": false,
+            "replacements": 1, "repairs": [], "structuredPatch": [], "diff": "",
+            "userModified": false
+        }))
+    }
+}
+
+/// A notebook written back after a NotebookEdit is re-indented with two spaces (NOTEBOOK-4
+/// asks for Jupyter's one).
+pub struct ReindentsNotebooks;
+
+impl Fault for ReindentsNotebooks {
+    fn reply(&mut self, tool: &str, input: &Value, reply: Reply) -> Reply {
+        if tool == "NotebookEdit" && matches!(reply, Reply::Ok(_)) {
+            let path = input["notebook_path"].as_str().unwrap_or_default();
+            if let Ok(text) = std::fs::read_to_string(path) {
+                if let Ok(v) = serde_json::from_str::<Value>(&text) {
+                    let pretty = serde_json::to_string_pretty(&v).unwrap_or_default();
+                    let _ = std::fs::write(path, format!("{pretty}\n"));
+                }
+            }
+        }
+        reply
+    }
+}
+
+/// Edit's result carries a field of the tool's own and `replaceAll` as a string.
+pub struct Chatty;
+
+impl Fault for Chatty {
+    fn reply(&mut self, tool: &str, _input: &Value, reply: Reply) -> Reply {
+        match reply {
+            Reply::Ok(mut out) if tool == "Edit" => {
+                out["message"] = Value::from("edited");
+                out["replaceAll"] = Value::from(out["replaceAll"].to_string());
+                Reply::Ok(out)
+            }
+            reply => reply,
+        }
+    }
+}
+
 /// No READ-4: a Read of an unchanged file shows it again.
 pub struct AlwaysShows;
 

@@ -4,7 +4,7 @@
 //!
 //! - the case uses only the features the implementation declared (`requires` ⊆ declared);
 //! - it is written in the corpus YAML and loads back as the same case — the same file bytes,
-//!   links, calls (tool and input) and harness actions, in order;
+//!   modes, links, hard links, calls (tool and input) and harness actions, in order;
 //! - the reference, run on it in process, never meets a harness error, never crashes or times
 //!   out, and answers every call;
 //! - written with the reference's outcome as expectations (the form a finding takes), it loads,
@@ -103,7 +103,7 @@ pub fn conform_gen(data: &[u8]) -> Check {
         return Err(format!("the reference broke: {broken:?}\n{yaml}"));
     }
 
-    let written = to_yaml(&case, &meta, Some(&expectations(&case, &obs, &[])));
+    let written = to_yaml(&case, &meta, Some(&expectations(&case, &obs, &[], &[])));
     let finding = load(&written)?;
     let all: Vec<String> = FEATURES.iter().map(|s| s.to_string()).collect();
     let rec = run_case(&mut reference, &all, &finding, Some(dir.path()), false);
@@ -134,14 +134,16 @@ fn load(yaml: &str) -> Result<Case, String> {
         })
 }
 
-/// Whether the loaded case is the generated one: file bytes, links, and each step.
+/// Whether the loaded case is the generated one: file bytes and modes, links, hard links, and
+/// each step.
 fn same_case(case: &GenCase, loaded: &Case) -> Check {
     ensure!(
-        loaded.files.len() == case.files.len() + case.links.len(),
-        "{} entries loaded for {} files and {} links",
+        loaded.files.len() == case.files.len() + case.links.len() + case.hardlinks.len(),
+        "{} entries loaded for {} files, {} links and {} hard links",
         loaded.files.len(),
         case.files.len(),
-        case.links.len()
+        case.links.len(),
+        case.hardlinks.len()
     );
     let entry = |path: &str| loaded.files.iter().find(|(p, _)| p == path).map(|(_, f)| f);
     for f in &case.files {
@@ -153,6 +155,15 @@ fn same_case(case: &GenCase, loaded: &Case) -> Check {
             f.path,
             f.text,
             f.encoding
+        );
+        let mode = entry(&f.path).and_then(|form| form.mode);
+        ensure!(mode == Some(f.mode), "{}: mode {mode:?}", f.path);
+    }
+    for (name, file) in &case.hardlinks {
+        let got = entry(name).map(|form| &form.content);
+        ensure!(
+            got == Some(&Content::Hardlink(file.clone())),
+            "{name}: loaded as {got:?}, generated a hard link to {file}"
         );
     }
     for (link, target) in &case.links {
