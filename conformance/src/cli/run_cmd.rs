@@ -7,83 +7,22 @@
 //! the live module's, what it prints at the end the summary module's, what it writes the report
 //! module's.
 
+use super::adapters::{make_adapter, portable};
 use super::args::RunArgs;
 use super::live::Live;
+use super::plan;
+use super::shared::{load_corpus, usage, EXIT_NO_CASES};
 use super::summary::{count, print_summary, print_where};
-use super::{load_corpus, plan, usage, EXIT_NO_CASES};
-use crate::adapter::{Builtin, Hello, ReadFormat};
+use crate::adapter::Hello;
 use crate::case::Level;
 use crate::manifest;
-use crate::mcp::inputs::{ErrorRules, InputMap};
-use crate::mcp::mapping::{self, ToolMap};
-use crate::mcp::Mcp;
 use crate::report::{
     rfc3339, Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection,
     SCHEMA_VERSION,
 };
-use crate::run::{self, BoxedAdapter, CaseOptions, CaseRecord, Flow, Keep, Pool};
-use crate::subprocess::Subprocess;
+use crate::run::{self, CaseOptions, CaseRecord, Flow, Keep, Pool};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
-
-/// The `--mcp` adapter with its `--mcp-tools`, `--mcp-input`, `--mcp-error` and
-/// `--mcp-features`.
-fn mcp_adapter(args: &RunArgs, command: &str, timeout: Duration) -> Result<Mcp, String> {
-    let mut adapter = Mcp::new(command, timeout, !args.show_stderr)?;
-    if let Some(spec) = &args.mcp_tools {
-        adapter = adapter.with_tools(ToolMap::parse(spec)?);
-    }
-    if !args.mcp_input.is_empty() {
-        adapter = adapter.with_inputs(InputMap::parse(&args.mcp_input)?);
-    }
-    if !args.mcp_error.is_empty() {
-        adapter = adapter.with_errors(ErrorRules::parse(&args.mcp_error)?);
-    }
-    if let Some(spec) = &args.mcp_features {
-        adapter = adapter.with_features(mapping::parse_features(spec));
-    }
-    if let Some(f) = &args.mcp_read_format {
-        let format = ReadFormat::parse(f).ok_or_else(|| {
-            format!("--mcp-read-format {f}: the formats are tab, arrow and plain")
-        })?;
-        adapter = adapter.with_read_format(format);
-    }
-    Ok(adapter)
-}
-
-/// One adapter for the implementation `args` name, and how the report names its command.
-pub(super) fn make_adapter(
-    args: &RunArgs,
-    timeout: Duration,
-) -> Result<(BoxedAdapter, String), String> {
-    match (&args.implementation, &args.mcp, args.builtin) {
-        (Some(cmd), None, false) => Ok((
-            Box::new(Subprocess::new(cmd, timeout, !args.show_stderr)),
-            cmd.clone(),
-        )),
-        (None, Some(cmd), false) => Ok((
-            Box::new(mcp_adapter(args, cmd, timeout)?),
-            format!("mcp: {cmd}"),
-        )),
-        (None, None, true) => Ok((Box::new(Builtin::new(timeout)), "builtin".into())),
-        _ => Err(
-            "say what to certify: --impl \"COMMAND\", --mcp \"COMMAND\" or --builtin (see --help)"
-                .into(),
-        ),
-    }
-}
-
-/// The command as a report shows it: paths under the directory the harness runs in are made
-/// relative to it, so that a report committed with a project names no machine's paths.
-fn portable(command: &str) -> String {
-    match std::env::current_dir() {
-        Ok(dir) if dir.parent().is_some() => {
-            let prefix = format!("{}/", dir.display());
-            command.replace(&prefix, "")
-        }
-        _ => command.to_string(),
-    }
-}
 
 /// Where `--keep-sandboxes` keeps trees when no directory is given.
 fn default_kept_dir() -> PathBuf {
@@ -92,12 +31,6 @@ fn default_kept_dir() -> PathBuf {
 
 /// Runs the selected cases against the implementation of `args`; returns the exit code.
 pub(super) fn run_cmd(args: RunArgs) -> u8 {
-    if args.fuzz.fuzz {
-        return super::fuzz_cmd::fuzz_cmd(&args);
-    }
-    if args.bench.bench {
-        return super::bench_cmd::bench_cmd(&args);
-    }
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return usage("--timeout must be a positive number of seconds");
     }

@@ -5,7 +5,7 @@
 //! collects. Keeping them apart from the run command keeps that path free of their options and
 //! their messages.
 
-use super::{cases_dir, usage};
+use super::shared::{cases_dir, usage};
 use crate::load;
 use crate::manifest;
 use crate::matrix::Matrix;

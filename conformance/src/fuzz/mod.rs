@@ -28,6 +28,7 @@ pub mod compare;
 pub mod dialects;
 mod edits;
 pub mod gen;
+mod gen_edit;
 pub mod known;
 pub mod observe;
 pub mod parts;
