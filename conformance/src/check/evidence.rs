@@ -188,6 +188,7 @@ pub(super) fn bytes_failure(path: &str, what: &str, expected: &[u8], actual: &[u
         actual: Some(bytes_json(actual)),
         diff: short_diff(expected, actual),
         classes: vec![Class::Data],
+        untouched: false,
     }
 }
 

@@ -99,10 +99,15 @@ mod tests {
             clap_error(&["--builtin", "--impl", "x"]).kind(),
             ErrorKind::ArgumentConflict
         );
-        assert_eq!(
-            clap_error(&["--require", "implementation-defined"]).kind(),
-            ErrorKind::InvalidValue
-        );
+        // An unknown class or level in a gate is a usage error, and says what is allowed.
+        for bad in ["implementation-defined", "bytes:core", "data:full", "data:"] {
+            let e = clap_error(&["--builtin", "--require", bad]);
+            assert_eq!(e.kind(), ErrorKind::ValueValidation, "{bad}");
+            assert!(e.use_stderr(), "exit 2");
+        }
+        assert!(clap_error(&["--builtin", "--require", "bytes:core"])
+            .to_string()
+            .contains("the classes are data, capability, contract, presentation"));
         // Errors found after parsing are printed by the harness itself, through eprintln.
         assert_eq!(run_cli(&args(&[])), 2, "neither --impl nor --builtin");
         assert_eq!(run_cli(&args(&["--builtin", "--timeout", "0"])), 2);
@@ -126,7 +131,8 @@ mod tests {
             "--jobs <N>",
             "--fail-fast",
             "--rerun-failed <REPORT>",
-            "--require <LEVEL>",
+            "--require <[CLASS:]LEVEL>",
+            "--write-expectations <FILE>",
             "--keep-sandboxes [<DIR>]",
             "--timeout <SECS>",
             "list",

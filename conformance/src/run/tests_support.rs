@@ -21,6 +21,9 @@ pub(super) fn rec(id: &str, level: &str, status: Status) -> CaseRecord {
         diff: None,
         more: vec![],
         failed_classes: vec![],
+        not_declared: vec![],
+        tool_not_offered: None,
+        rejudged: vec![],
         stderr: None,
         about: None,
     }
