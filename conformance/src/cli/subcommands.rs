@@ -8,7 +8,7 @@
 use super::shared::{cases_dir, usage};
 use crate::load;
 use crate::manifest;
-use crate::matrix::Matrix;
+use crate::matrix::{Matrix, Notes};
 use crate::report::Report;
 use std::path::{Path, PathBuf};
 
@@ -90,8 +90,9 @@ pub(super) fn manifest_cmd(corpus: Option<PathBuf>, check: bool) -> u8 {
     }
 }
 
-/// `matrix`: reads report.json files and writes matrix.md, matrix.html, matrix.svg (the
-/// data-class pass rate per area and tool) and readme-section.md into `out`. `not_run` lists
+/// `matrix`: reads report.json files (and the `bench.json` and `notes.txt` beside each, when
+/// there) and writes matrix.md, matrix.html, matrix.svg (the data-class pass rate per area and
+/// tool) and readme-section.md into `out`. `not_run` lists
 /// implementations that could not be run (`"NAME: reason"`); the README section links the
 /// chart and tables by `out` as given, so run it from the directory the README is in.
 pub(super) fn matrix_cmd(paths: &[PathBuf], not_run: &[String], out: &Path) -> u8 {
@@ -114,9 +115,27 @@ pub(super) fn matrix_cmd(paths: &[PathBuf], not_run: &[String], out: &Path) -> u
             serde_json::from_str(&std::fs::read_to_string(b).ok()?).ok()
         })
         .collect();
+    // A peer's notes kept beside its report (`notes.txt`): bug links and cases not applicable.
+    let mut notes = Vec::new();
+    for p in paths {
+        let file = p.parent().map(|d| d.join("notes.txt"));
+        match file.and_then(|f| std::fs::read_to_string(&f).ok().map(|t| (f, t))) {
+            None => notes.push(Notes::default()),
+            Some((f, text)) => match Notes::parse(&text) {
+                Ok(n) => notes.push(n),
+                Err(errors) => {
+                    for e in errors {
+                        eprintln!("editref conform matrix: {}: {e}", f.display());
+                    }
+                    return 2;
+                }
+            },
+        }
+    }
     let m = Matrix::new(&reports)
         .with_not_run(not_run)
-        .with_bench(bench);
+        .with_bench(bench)
+        .with_notes(notes);
     let base = out.to_string_lossy().trim_end_matches('/').to_string();
     let written = std::fs::create_dir_all(out)
         .and_then(|_| std::fs::write(out.join("matrix.md"), m.markdown()))
