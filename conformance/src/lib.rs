@@ -21,6 +21,8 @@
 //!   tool declares them;
 //! - [`run`] runs a case and turns results into statuses, expectations (xfail/xpass), exit
 //!   codes and certification for the tool [`surface`] the implementation declares;
+//! - [`rejudge`] states an earlier run's report under today's rules, from the evidence it
+//!   kept;
 //! - [`report`] writes what a run found (JSON, JUnit XML, TAP, a Markdown summary),
 //!   [`manifest`] pins the corpus a run used and [`matrix`] sets several runs side by side;
 //!   [`cli`] is the command line: the run command and the `manifest` and `matrix` subcommands.
@@ -41,6 +43,7 @@ pub mod load;
 pub mod manifest;
 pub mod matrix;
 pub mod mcp;
+pub mod rejudge;
 pub mod report;
 pub mod run;
 pub mod sandbox;

@@ -17,7 +17,7 @@ mod read_form;
 mod reply;
 mod tree;
 
-pub use evidence::{bytes_json, escape_bytes, short_diff};
+pub use evidence::{bytes_json, escape_bytes, short_diff, shows_whole, window, window_is_whole};
 pub use read_form::{actual_for, comparable, expected_for, ReadFormat};
 pub use reply::{check_call, expect_json, json_eq, pruned, subset, CallCheck, Mismatch};
 pub use tree::check_tree;

@@ -267,6 +267,18 @@ pub(super) enum Sub {
         #[arg(long, value_name = "DIR")]
         corpus: Option<PathBuf>,
     },
+    /// Judge report.json files again under this harness's rules, from the evidence they kept,
+    /// without running the tool again; each file is rewritten in place, with `rejudged` saying
+    /// what changed and what the evidence could not settle.
+    Rejudge {
+        /// report.json files.
+        #[arg(value_name = "REPORT.json", required = true)]
+        reports: Vec<PathBuf>,
+        /// The corpus whose cases the reports ran (their steps and files are read from it, by
+        /// id). Default: ./conformance/cases if present, else the corpus built into this binary.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+    },
     /// Combine report.json files into matrix.md, matrix.html, matrix.svg and
     /// readme-section.md (per-area table, chart and the most telling failures).
     Matrix {

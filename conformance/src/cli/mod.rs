@@ -8,7 +8,7 @@
 //! implementation a run names, `plan` checks and selects what a run includes, `run_cmd` runs a
 //! certification, `live` shows it while it runs, `summary` prints its outcome, `fuzz_cmd` runs a
 //! differential fuzzing campaign instead, `bench_cmd` a benchmark, `browse` holds `list` and
-//! `show`, and `subcommands` holds `manifest` and `matrix`. This file parses the arguments and
+//! `show`, and `subcommands` holds `manifest`, `matrix` and `rejudge`. This file parses the arguments and
 //! dispatches; its tests drive the whole command line through [`run_cli`], as a user would.
 
 mod adapters;
@@ -29,7 +29,7 @@ use browse::{list_cmd, show_cmd};
 use clap::Parser;
 use run_cmd::run_cmd;
 pub use shared::EXIT_NO_CASES;
-use subcommands::{manifest_cmd, matrix_cmd};
+use subcommands::{manifest_cmd, matrix_cmd, rejudge_cmd};
 
 /// Entry point of `editref conform`: parses `args` (without the program and subcommand names)
 /// and returns the process exit code.
@@ -55,6 +55,7 @@ pub fn run_cli(args: &[String]) -> u8 {
             corpus,
         }) => list_cmd(&only, level.map(Into::into), corpus),
         Some(Sub::Show { id, corpus }) => show_cmd(&id, corpus),
+        Some(Sub::Rejudge { reports, corpus }) => rejudge_cmd(&reports, corpus),
         None if cli.run.fuzz.fuzz => fuzz_cmd::fuzz_cmd(&cli.run),
         None if cli.run.bench.bench => bench_cmd::bench_cmd(&cli.run),
         None => run_cmd(cli.run),

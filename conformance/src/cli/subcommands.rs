@@ -1,11 +1,12 @@
-//! The subcommands: `manifest`, which writes or checks the corpus manifest, and `matrix`, which
-//! combines the reports of several implementations into one table.
+//! The subcommands: `manifest`, which writes or checks the corpus manifest, `matrix`, which
+//! combines the reports of several implementations into one table, and `rejudge`, which states
+//! earlier reports under today's rules.
 //!
 //! Neither runs a case or talks to an adapter; they work on files a maintainer commits or
 //! collects. Keeping them apart from the run command keeps that path free of their options and
 //! their messages.
 
-use super::shared::{cases_dir, usage};
+use super::shared::{cases_dir, load_corpus, usage};
 use crate::load;
 use crate::manifest;
 use crate::matrix::{Matrix, Notes};
@@ -154,4 +155,56 @@ pub(super) fn matrix_cmd(paths: &[PathBuf], not_run: &[String], out: &Path) -> u
         }
         Err(e) => usage(&format!("cannot write to {}: {e}", out.display())),
     }
+}
+
+/// `rejudge`: each report judged again under the rules of this harness and of `corpus` (see
+/// [`crate::rejudge`]) and written back in place; one line per report says how its classes at
+/// core moved.
+pub(super) fn rejudge_cmd(paths: &[PathBuf], corpus: Option<PathBuf>) -> u8 {
+    let corpus = match load_corpus(corpus) {
+        Ok(c) => c,
+        Err(e) => return usage(&e),
+    };
+    let by = format!("editref conform {}", editref::VERSION);
+    for p in paths {
+        let report = match Report::read(p) {
+            Ok(r) => r,
+            Err(e) => return usage(&e),
+        };
+        let again = crate::rejudge::rejudge(&report, &corpus, &by);
+        let mut json = match serde_json::to_string_pretty(&again) {
+            Ok(j) => j,
+            Err(e) => return usage(&e.to_string()),
+        };
+        json.push('\n');
+        if let Err(e) = std::fs::write(p, json) {
+            return usage(&format!("cannot write {}: {e}", p.display()));
+        }
+        let rejudged = again.rejudged.as_ref();
+        println!(
+            "{}: {} — {} cases changed, {} unsettled; {}",
+            p.display(),
+            again.label(),
+            rejudged.map_or(0, |r| r.changed),
+            rejudged.map_or(0, |r| r.unsettled.len()),
+            moved(&report, &again)
+        );
+    }
+    0
+}
+
+/// How each class at core moved: `data 67/72 → 70/72` (held/judged), `capability –→ 40/44`.
+fn moved(before: &Report, after: &Report) -> String {
+    let cell = |r: &Report, class: crate::case::Class| {
+        r.class(class)
+            .and_then(|c| c.levels.get("core"))
+            .map_or("–".to_string(), |n| {
+                format!("{}/{}", n.pass, n.pass + n.fail)
+            })
+    };
+    crate::case::Class::ALL
+        .into_iter()
+        .map(|c| format!("{c} {} → {}", cell(before, c), cell(after, c)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
