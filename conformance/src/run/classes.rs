@@ -86,10 +86,7 @@ pub fn class_results(records: &[CaseRecord], complete: impl Fn(Level) -> bool) -
                 levels.insert(level.as_str().to_string(), counts);
             }
             let reached = |level: Level| {
-                let mut relevant = records
-                    .iter()
-                    .filter(|r| super::counts_for(r, level))
-                    .peekable();
+                let mut relevant = records.iter().filter(|r| r.counts_for(level)).peekable();
                 complete(level)
                     && relevant.peek().is_some()
                     && relevant.all(|r| holds(r, class) == Some(true))

@@ -24,6 +24,4 @@ pub use pool::{BoxedAdapter, Flow, Pool};
 pub use record::{About, CaseRecord, Status};
 pub use runner::{absolutize, missing_features, run_case, run_case_with, CaseOptions, Keep};
 pub use select::{glob_match, selected};
-pub use verdict::{
-    certification, counts_for, exit_code, exit_code_for, fails_gate, highest, totals, Gate,
-};
+pub use verdict::{certification, exit_code, exit_code_for, fails_gate, highest, totals, Gate};

@@ -295,6 +295,13 @@ impl CaseRecord {
             .unwrap_or_default()
     }
 
+    /// Whether the record counts toward the certification of `level`: a case of that level or
+    /// below (or one that could not be loaded) that does not need a tool the implementation
+    /// does not offer.
+    pub fn counts_for(&self, level: Level) -> bool {
+        self.level().is_none_or(|l| l <= level) && !self.out_of_surface()
+    }
+
     /// Whether the case needs a tool the implementation does not offer: a skip for a surface
     /// feature ([`crate::surface::is_surface`]). Such a case counts against no level.
     pub fn out_of_surface(&self) -> bool {

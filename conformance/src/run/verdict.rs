@@ -104,16 +104,9 @@ pub fn fails_gate(r: &CaseRecord, gates: &[Gate]) -> bool {
     })
 }
 
-/// Whether a record counts toward the certification of `level`: a case of that level or below
-/// (or one that could not be loaded) that does not need a tool the implementation does not
-/// offer.
-pub fn counts_for(r: &CaseRecord, level: Level) -> bool {
-    r.level().is_none_or(|l| l <= level) && !r.out_of_surface()
-}
-
 /// For each certifying level (core, extended): whether it is reached for the tool surface the
 /// implementation declares. A level is reached when the run covered every case of that level
-/// and below (`complete`) and every one that counts ([`counts_for`]: a case needing a tool not
+/// and below (`complete`) and every one that counts ([`CaseRecord::counts_for`]: a case needing a tool not
 /// offered does not) passed — no skip for any other feature, no xfail, no failure, no broken
 /// case.
 pub fn certification(
@@ -123,7 +116,7 @@ pub fn certification(
     [Level::Core, Level::Extended]
         .into_iter()
         .map(|level| {
-            let relevant = records.iter().filter(|r| counts_for(r, level));
+            let relevant = records.iter().filter(|r| r.counts_for(level));
             let all_pass = relevant.clone().all(|r| r.status == Status::Pass);
             (level, complete(level) && all_pass && relevant.count() > 0)
         })
