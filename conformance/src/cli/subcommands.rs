@@ -158,7 +158,8 @@ pub(super) fn matrix_cmd(paths: &[PathBuf], not_run: &[String], out: &Path) -> u
 }
 
 /// `rejudge`: each report judged again under the rules of this harness and of `corpus` (see
-/// [`crate::rejudge`]) and written back in place; one line per report says how its classes at
+/// [`crate::rejudge`]) and written back in place, with the formats derived from it that are
+/// kept beside it (`summary.md`, `junit.xml`, …); one line per report says how its classes at
 /// core moved.
 pub(super) fn rejudge_cmd(paths: &[PathBuf], corpus: Option<PathBuf>) -> u8 {
     let corpus = match load_corpus(corpus) {
@@ -172,13 +173,19 @@ pub(super) fn rejudge_cmd(paths: &[PathBuf], corpus: Option<PathBuf>) -> u8 {
             Err(e) => return usage(&e),
         };
         let again = crate::rejudge::rejudge(&report, &corpus, &by);
-        let mut json = match serde_json::to_string_pretty(&again) {
-            Ok(j) => j,
-            Err(e) => return usage(&e.to_string()),
-        };
-        json.push('\n');
-        if let Err(e) = std::fs::write(p, json) {
-            return usage(&format!("cannot write {}: {e}", p.display()));
+        // The report, and each format derived from it that is kept beside it.
+        let dir = p.parent().unwrap_or(Path::new("."));
+        let mut files = vec![(p.clone(), "report.json")];
+        for f in Report::FILES.into_iter().filter(|f| *f != "report.json") {
+            if dir.join(f).is_file() {
+                files.push((dir.join(f), f));
+            }
+        }
+        for (path, kind) in files {
+            let text = again.render(kind).unwrap_or_default();
+            if let Err(e) = std::fs::write(&path, text) {
+                return usage(&format!("cannot write {}: {e}", path.display()));
+            }
         }
         let rejudged = again.rejudged.as_ref();
         println!(

@@ -112,7 +112,8 @@ impl<'a> Matrix<'a> {
 
     /// The rows that lead every form of the matrix, one cell per column: the verdict, the tools
     /// offered and not, each class at core (data first), and what ran — corpus and manifest,
-    /// the tool's version, the date, and a re-judging when there was one.
+    /// the tool's name and version as it reported them (the column's label may be a package's
+    /// pinned version), the date, and a re-judging when there was one.
     fn verdict_rows(&self) -> Vec<(String, Vec<String>)> {
         let cells = |f: &dyn Fn(usize, &Report) -> String| -> Vec<String> {
             self.reports
@@ -183,8 +184,8 @@ impl<'a> Matrix<'a> {
             }),
         ));
         rows.push((
-            "tool version".to_string(),
-            cells(&|_, r| r.implementation.version.clone()),
+            "as it names itself".to_string(),
+            cells(&|_, r| format!("{} {}", r.implementation.name, r.implementation.version)),
         ));
         rows.push((
             "run".to_string(),
@@ -414,7 +415,7 @@ mod tests {
             "{section}"
         );
         assert!(
-            section.contains("| **tool version** | 1 |\n| **run** | 1970-01-01 |"),
+            section.contains("| **as it names itself** | t 1 |\n| **run** | 1970-01-01 |"),
             "{section}"
         );
         assert!(

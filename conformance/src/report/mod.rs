@@ -57,6 +57,22 @@ impl Report {
         std::fs::write(dir.join("report.html"), self.html())?;
         Ok(())
     }
+
+    /// The text of one of [`Report::FILES`] (`None` for another name).
+    pub fn render(&self, file: &str) -> Option<String> {
+        Some(match file {
+            "report.json" => {
+                let mut json = serde_json::to_string_pretty(self).ok()?;
+                json.push('\n');
+                json
+            }
+            "junit.xml" => self.junit(),
+            "report.tap" => self.tap(),
+            "summary.md" => self.summary_md(),
+            "report.html" => self.html(),
+            _ => return None,
+        })
+    }
 }
 
 #[cfg(test)]
