@@ -17,7 +17,7 @@ pub const PROTOCOL: u64 = editref_protocol::PROTOCOL;
 
 /// Features the reference declares: the whole vocabulary of conformance spec §3, since it
 /// implements every one.
-pub const FEATURES: [&str; 33] = editref_protocol::FEATURES;
+pub const FEATURES: [&str; 34] = editref_protocol::FEATURES;
 
 /// Longest request line accepted (a longer one is answered with an error and skipped).
 pub const MAX_LINE: usize = editref_protocol::MAX_LINE;

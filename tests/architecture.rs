@@ -125,6 +125,69 @@ fn file_circles(krate: &Crate) -> Vec<String> {
     circles(&krate.edges(), &|f| krate.files[f].rel.clone())
 }
 
+/// The members of the workspace, as the root `Cargo.toml` lists them (`.` is the root package).
+fn workspace_members(manifest: &str) -> Vec<String> {
+    let Some(at) = manifest.find("\nmembers = [") else {
+        return Vec::new();
+    };
+    let list = &manifest[at + "\nmembers = [".len()..];
+    let list = &list[..list.find(']').unwrap_or(0)];
+    list.split(',')
+        .map(|m| m.trim().trim_matches('"').to_string())
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+/// The crate roots of one package, relative to its folder: `src/lib.rs`, `src/main.rs` and
+/// `src/bin/*.rs` when they exist, and every `path = "…"` of its `[lib]` and `[[bin]]` tables.
+fn crate_roots(package: &Path) -> Vec<String> {
+    let mut roots: BTreeSet<String> = ["src/lib.rs", "src/main.rs"]
+        .into_iter()
+        .filter(|r| package.join(r).is_file())
+        .map(str::to_string)
+        .collect();
+    if let Ok(entries) = std::fs::read_dir(package.join("src/bin")) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".rs") {
+                roots.insert(format!("src/bin/{name}"));
+            }
+        }
+    }
+    let manifest = std::fs::read_to_string(package.join("Cargo.toml")).unwrap_or_default();
+    let mut table = "";
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            table = line;
+        } else if let Some(path) = line.strip_prefix("path = ") {
+            if table == "[lib]" || table == "[[bin]]" {
+                roots.insert(path.trim_matches('"').to_string());
+            }
+        }
+    }
+    roots.into_iter().collect()
+}
+
+/// Every crate of every workspace member (a library, a binary), each named by its root file
+/// relative to the repository, with the directory its module paths start from.
+fn workspace_crates() -> Vec<(String, Crate)> {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let mut out = Vec::new();
+    for member in workspace_members(&manifest) {
+        let package = root().join(&member);
+        for krate_root in crate_roots(&package) {
+            let file = package.join(&krate_root);
+            let dir = file.parent().unwrap().to_path_buf();
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            let krate = Crate::load(&name, &read_under(&dir))
+                .unwrap_or_else(|e| panic!("{member}/{krate_root}: {e}"));
+            let shown = rel_to(root(), &dir);
+            out.push((shown, krate));
+        }
+    }
+    out
+}
+
 #[test]
 fn every_module_uses_only_the_layers_below_it() {
     let (lib, _) = crates();
@@ -136,12 +199,30 @@ fn every_module_uses_only_the_layers_below_it() {
     );
 }
 
+/// Every crate of the workspace — the library and its binary, the protocol, the harness and
+/// its binary, the fuzzing kit and its tools — has no circle between its files.
 #[test]
 fn the_files_of_a_module_import_one_another_one_way() {
-    let (lib, bin) = crates();
-    let found: Vec<String> = file_circles(&lib)
-        .into_iter()
-        .chain(file_circles(&bin))
+    let crates = workspace_crates();
+    let roots: Vec<&str> = crates.iter().map(|(dir, _)| dir.as_str()).collect();
+    for expected in [
+        "src",
+        "conformance/protocol/src",
+        "conformance/src",
+        "fuzz/invariants/src",
+    ] {
+        assert!(
+            roots.contains(&expected),
+            "{expected} not checked: {roots:?}"
+        );
+    }
+    let found: Vec<String> = crates
+        .iter()
+        .flat_map(|(dir, krate)| {
+            file_circles(krate)
+                .into_iter()
+                .map(move |c| format!("{dir}: {c}"))
+        })
         .collect();
     assert!(
         found.is_empty(),
@@ -533,4 +614,26 @@ fn a_parser_that_reaches_the_session_is_not_pure() {
         ["dialects/v4a/seek.rs uses session.rs"]
     );
     assert!(impure_reach(&k, &pure[..1]).is_empty());
+}
+
+#[test]
+fn every_member_and_every_crate_root_of_a_workspace_is_found() {
+    let manifest = "[workspace]\nmembers = [\".\", \"tools/a\",\n  \"b\"]\nresolver = \"2\"\n";
+    assert_eq!(workspace_members(manifest), [".", "tools/a", "b"]);
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = dir.path();
+    std::fs::create_dir_all(pkg.join("src/bin")).unwrap();
+    std::fs::create_dir_all(pkg.join("other")).unwrap();
+    for f in ["src/lib.rs", "src/bin/tool.rs", "other/main.rs"] {
+        std::fs::write(pkg.join(f), "").unwrap();
+    }
+    std::fs::write(
+        pkg.join("Cargo.toml"),
+        "[package]\nname = \"p\"\n\n[[bin]]\nname = \"x\"\npath = \"other/main.rs\"\n\n[dependencies]\nq = { path = \"../q\" }\n",
+    )
+    .unwrap();
+    assert_eq!(
+        crate_roots(pkg),
+        ["other/main.rs", "src/bin/tool.rs", "src/lib.rs"]
+    );
 }

@@ -1,9 +1,11 @@
 //! The whole corpus as named tests, against the reference implementation three times: in
 //! process (`builtin::<id>`), through the `editref serve` binary (`serve::<id>`) and through
 //! `editref mcp` with the harness as MCP client (`mcp::<id>`), so a failure names the case id
-//! and `cargo test --test conformance -- eol/` runs one area. One more test runs the harness
-//! binary itself as the documentation tells a user to certify the server
-//! (`harness::editref_conform_mcp_editref_mcp`).
+//! and `cargo test --test conformance -- eol/` runs one area. Two more tests run the harness
+//! binary itself: as the documentation tells a user to certify the server
+//! (`harness::editref_conform_mcp_editref_mcp`: certified for its default tools, in every
+//! class), and over `editref serve` with the gates a CI job would set
+//! (`harness::editref_conform_impl_editref_serve`).
 //!
 //! The corpus is `conformance/cases` of this crate, or the directory in `EDITREF_CORPUS`.
 //! Every `editref mcp` started here keeps its undo journals (UNDO-7) in a state directory
@@ -132,7 +134,9 @@ fn harness_binary() -> Result<PathBuf, Failed> {
 /// `editref-conform --mcp "<editref> mcp" --report DIR` on the whole corpus. Every case the
 /// default tools can take passes — none fails, crashes or times out, and a case's tree holds
 /// only what the tools wrote, the undo journal being kept outside it (UNDO-7); the only cases
-/// skipped are those needing a feature the default tool list does not declare (the dialects).
+/// skipped are those needing a feature the default tool list does not declare (the dialects),
+/// and those do not count against it: it is certified, in every class, for the tools it
+/// offers.
 fn certify_the_default_server(corpus: &[Arc<Case>]) -> Result<(), Failed> {
     let harness = harness_binary()?;
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -206,10 +210,83 @@ fn certify_the_default_server(corpus: &[Arc<Case>]) -> Result<(), Failed> {
             return Err(format!("{id} was skipped ({}), not for a dialect", c["reason"]).into());
         }
     }
+    // Certified for the tools it offers: the dialects' core cases do not count against it.
+    let not_offered = &report["surface"]["not_offered"];
+    let want = serde_json::json!([
+        "LineEdit",
+        "str_replace_based_edit_tool",
+        "apply_patch",
+        "search_replace",
+        "param_aliases"
+    ]);
+    if *not_offered != want {
+        return Err(format!("surface: not offered {not_offered}, want {want}").into());
+    }
+    certified_in_every_class(&report, "extended")?;
     if out.status.code() != Some(0) {
         return Err(format!("exit status {}:\n{shown}", out.status).into());
     }
     Ok(())
+}
+
+/// Whether the report certifies `level` overall and in every class.
+fn certified_in_every_class(report: &Value, level: &str) -> Result<(), Failed> {
+    if report["certification"]["highest"] != level {
+        return Err(format!("certification {}", report["certification"]).into());
+    }
+    let classes = report["classes"].as_array().ok_or("no classes")?;
+    let names: Vec<&str> = classes.iter().filter_map(|c| c["class"].as_str()).collect();
+    if names != ["data", "capability", "contract", "presentation"] {
+        return Err(format!("classes {names:?}").into());
+    }
+    for c in classes {
+        if c["certified"]["highest"] != level {
+            return Err(format!("{} is {}", c["class"], c["certified"]).into());
+        }
+    }
+    Ok(())
+}
+
+/// `editref-conform --impl "<editref> serve"` on the whole corpus, gated as a careful CI job
+/// would gate it (`--require extended --require data:extended`): everything is offered, and
+/// everything is certified, in every class.
+fn certify_serve() -> Result<(), Failed> {
+    let harness = harness_binary()?;
+    let work = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let reports = work.path().join("reports");
+    let mut command = Command::new(&harness);
+    command
+        .arg("--impl")
+        .arg(editref_command("serve"))
+        .args([
+            "--require",
+            "extended",
+            "--require",
+            "data:extended",
+            "--quiet",
+        ])
+        .arg("--report")
+        .arg(&reports)
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("EDITREF_CORPUS").is_some() {
+        command.arg("--corpus").arg(corpus_dir());
+    }
+    let out = command.output().map_err(|e| e.to_string())?;
+    let shown = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if out.status.code() != Some(0) {
+        return Err(format!("exit status {}:\n{shown}", out.status).into());
+    }
+    let text = std::fs::read_to_string(reports.join("report.json"))
+        .map_err(|e| format!("no report.json ({e}):\n{shown}"))?;
+    let report: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    if report["surface"]["not_offered"] != serde_json::json!([]) {
+        return Err(format!("surface {}", report["surface"]).into());
+    }
+    certified_in_every_class(&report, "extended")
 }
 
 /// The editref binary's path, quoted for `sh -c`.
@@ -244,6 +321,10 @@ fn main() {
     trials.push(Trial::test(
         "harness::editref_conform_mcp_editref_mcp",
         move || certify_the_default_server(&all),
+    ));
+    trials.push(Trial::test(
+        "harness::editref_conform_impl_editref_serve",
+        certify_serve,
     ));
     for case in cases {
         let ignored = !run::missing_features(&case, &features).is_empty();

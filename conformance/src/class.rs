@@ -1,30 +1,41 @@
-//! Failure classes: what kind of promise a check judges — the bytes on disk, the reply a caller
-//! acts on, or the text a model reads — so a report can say *which* promise a tool broke.
+//! Failure classes: what kind of promise a check judges — the bytes on disk, whether the tool
+//! did what it was asked at all, the reply a caller acts on, or the text a model reads — so a
+//! report can say *which* promise a tool broke.
 //!
-//! A tool that numbers Read's lines its own way and a tool that corrupts a CRLF file both
-//! "fail" a case, but only the second loses data. Every check of a case therefore has a class,
-//! derived from what it judges (the table below), so all of the corpus is classed without a key
-//! in each case file; a case may still name the class of one expectation (`class:` in a step's
-//! `expect` or an `expect_files` entry) where the table would be wrong for it.
+//! A tool that numbers Read's lines its own way, a tool that refuses to edit a windows-1252 file
+//! and leaves it as it was, and a tool that corrupts a CRLF file all "fail" a case, but only the
+//! last loses data. Every check of a case therefore has a class, derived from what it judges
+//! (the table below), so all of the corpus is classed without a key in each case file; a case
+//! may still name the class of one expectation (`class:` in a step's `expect` or an
+//! `expect_files` entry) where the table would be wrong for it.
 //!
 //! | what the check judges | class |
 //! |---|---|
-//! | the final tree: an `expect_files` entry, an unlisted file left as it was, residue | data |
-//! | a reply's `ok` against `error`, the error code, structured error fields | contract |
+//! | the final tree: an entry neither as the case expects nor as it was before; an unlisted file changed, created (residue) or removed | data |
+//! | the final tree: an entry left exactly as it was where the case expects a change, when the tool refused a call the case expects to succeed | capability |
+//! | a refusal where the case expects success | capability |
+//! | the final tree: an entry left as it was where the case expects a change, when the tool answered success to every call | contract |
+//! | a success where the case expects a refusal; an error code outside the expected code's family; structured error fields | contract |
 //! | a field of a successful reply | contract |
 //! | `file.content`, `file.numLines`, `file.totalLines`, `file.startLine` of a Read, or of a text editor `view` (under `result.`) | presentation |
+//!
+//! Which result and error fields are judged at all depends on what the tool declares
+//! ([`judged_leaf`]): error codes by family are [`crate::codes`]'.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
 /// The kind of promise a check judges. The order is the order of importance, and of reports:
-/// data first.
+/// data first, then capability.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
-    /// The bytes and metadata on disk: contents, modes, links, residue, files left untouched.
+    /// Damage: bytes or metadata on disk that differ both from what the case expects and from
+    /// what was there before, or a file created, removed or replaced that should not have been.
     Data,
+    /// Not done: the tool refused what the spec says to do, and left everything as it was.
+    Capability,
     /// What a caller relies on in a reply: `ok`, error codes and fields, result fields.
     Contract,
     /// Read's text form, shown to a model and relied on by nobody's code.
@@ -33,12 +44,18 @@ pub enum Class {
 
 impl Class {
     /// Every class, in report order (data first).
-    pub const ALL: [Class; 3] = [Class::Data, Class::Contract, Class::Presentation];
+    pub const ALL: [Class; 4] = [
+        Class::Data,
+        Class::Capability,
+        Class::Contract,
+        Class::Presentation,
+    ];
 
     /// The spelling used in case files and reports.
     pub fn as_str(self) -> &'static str {
         match self {
             Class::Data => "data",
+            Class::Capability => "capability",
             Class::Contract => "contract",
             Class::Presentation => "presentation",
         }
@@ -93,6 +110,19 @@ pub fn of_output_leaf(tool: &str, input: &Value, path: &str) -> Class {
     } else {
         Class::Contract
     }
+}
+
+/// Whether a leaf of a successful reply's expected output, at the dotted `path`, is judged for
+/// a tool that declared `features`. A Read, or a text editor `view`, is judged whole: what it
+/// shows is its answer. Of any other call only the outcome counts unless the tool declares the
+/// fields: `structuredPatch` with `structured_patch`, every other field with `result_fields`.
+pub fn judged_leaf(tool: &str, input: &Value, path: &str, features: &[String]) -> bool {
+    let declared = |f: &str| features.iter().any(|d| d == f);
+    if is_read_view(tool, input) || declared("result_fields") {
+        return true;
+    }
+    let first = path.split('.').next().unwrap_or("");
+    first == "structuredPatch" && declared("structured_patch")
 }
 
 /// The classes a mismatch of the output at `path` touches, `expected` being what the case
@@ -188,7 +218,35 @@ mod tests {
         assert_eq!(Class::parse("bytes"), None);
         assert_eq!(
             Class::ALL.map(Class::as_str),
-            ["data", "contract", "presentation"]
+            ["data", "capability", "contract", "presentation"]
         );
+    }
+
+    #[test]
+    fn fields_are_judged_as_declared() {
+        let none: Vec<String> = vec![];
+        let fields = vec!["result_fields".to_string()];
+        let patch = vec!["structured_patch".to_string()];
+        let e = json!({});
+        let view = json!({"command": "view"});
+        assert!(!judged_leaf("Edit", &e, "replacements", &none));
+        assert!(judged_leaf("Edit", &e, "replacements", &fields));
+        assert!(judged_leaf("Edit", &e, "structuredPatch", &patch));
+        assert!(!judged_leaf("Edit", &e, "structuredPatch", &none));
+        assert!(!judged_leaf("Write", &e, "type", &patch));
+        assert!(judged_leaf("Read", &e, "type", &none));
+        assert!(judged_leaf("Read", &e, "file.content", &none));
+        assert!(judged_leaf(
+            "str_replace_editor",
+            &view,
+            "result.file.content",
+            &none
+        ));
+        assert!(!judged_leaf(
+            "str_replace_editor",
+            &e,
+            "result.replacements",
+            &none
+        ));
     }
 }

@@ -16,9 +16,13 @@
 //!   client), [`adapter::Builtin`] for editref's own library in process; [`surrogates`] lets
 //!   both decode the valid JSON serde_json refuses (lone surrogate escapes);
 //! - [`check`] judges replies (subset match) and the final tree (expectations, unlisted files,
-//!   residue), each check with the [`class`] of what it judges (data, contract, presentation);
+//!   residue), each check with the [`class`] of what it judges (data, capability, contract,
+//!   presentation), error codes by the families of [`codes`] and result fields only where the
+//!   tool declares them;
 //! - [`run`] runs a case and turns results into statuses, expectations (xfail/xpass), exit
-//!   codes and certification;
+//!   codes and certification for the tool [`surface`] the implementation declares;
+//! - [`rejudge`] states an earlier run's report under today's rules, from the evidence it
+//!   kept;
 //! - [`report`] writes what a run found (JSON, JUnit XML, TAP, a Markdown summary),
 //!   [`manifest`] pins the corpus a run used and [`matrix`] sets several runs side by side;
 //!   [`cli`] is the command line: the run command and the `manifest` and `matrix` subcommands.
@@ -33,15 +37,18 @@ pub mod case;
 pub mod check;
 pub mod class;
 pub mod cli;
+pub mod codes;
 pub mod fuzz;
 pub mod load;
 pub mod manifest;
 pub mod matrix;
 pub mod mcp;
+pub mod rejudge;
 pub mod report;
 pub mod run;
 pub mod sandbox;
 pub mod subprocess;
+pub mod surface;
 pub mod surrogates;
 
 pub use cli::{help_text, run_cli, EXIT_NO_CASES};

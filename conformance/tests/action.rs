@@ -93,6 +93,27 @@ fn a_failing_adapter_fails_the_step_and_the_outputs_match_the_report() {
     }
     assert_eq!(a.outputs["certified"], "none");
     assert_eq!(a.outputs["report-dir"], reports.to_str().unwrap());
+    // The verdict comes first, per class, for the tools the adapter offers.
+    assert_eq!(a.outputs["verdict"], r["verdict"].as_str().unwrap());
+    assert!(
+        a.outputs["verdict"].starts_with("Not certified for Read, Edit, Write"),
+        "{:?}",
+        a.outputs
+    );
+    for class in ["data", "capability", "contract", "presentation"] {
+        let want = r["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["class"] == class)
+            .unwrap()["certified"]["highest"]
+            .as_str()
+            .unwrap_or("none")
+            .to_string();
+        assert_eq!(a.outputs[class], want, "{class}");
+    }
+    assert_eq!(a.outputs["data"], "none", "the naive tool damages files");
+    assert_eq!(a.outputs["surface"], "Read, Edit, Write");
     // Only the selected areas ran, at the selected level.
     for case in r["cases"].as_array().unwrap() {
         let id = case["id"].as_str().unwrap();
@@ -140,9 +161,17 @@ fn known_failures_listed_in_expectations_keep_the_step_green() {
         report(&second)["totals"]["xfail"].as_u64(),
         Some(listed.len() as u64)
     );
-    // Requiring a level the run does not certify fails the step again.
-    with_known.push(("REQUIRE", "core"));
-    assert_eq!(action(&with_known, work.path()).code, 1);
+    // Requiring a level the run does not certify fails the step again, and so does a gate on
+    // the class the naive tool breaks; a class it keeps passes its gate.
+    let gate = |g: &'static str| {
+        let mut inputs = with_known.clone();
+        inputs.push(("REQUIRE", g));
+        action(&inputs, work.path()).code
+    };
+    assert_eq!(gate("core"), 1);
+    assert_eq!(gate("data:core"), 1);
+    assert_eq!(gate("presentation:core, capability:core"), 0);
+    assert_eq!(gate("data:often"), 2, "an unknown level is a usage error");
 }
 
 #[test]

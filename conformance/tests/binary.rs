@@ -118,7 +118,11 @@ fn the_reference_reads_green_on_its_own_corpus() {
     let stdout = text(&run.stdout);
     let totals = stdout.lines().find(|l| l.starts_with("editref ")).unwrap();
     assert!(totals.contains(" pass (corpus"), "only passes: {totals}");
-    assert!(stdout.contains("certified: extended"), "{stdout}");
+    assert!(
+        stdout
+            .contains("\ncertified extended for Read, Edit, MultiEdit, Write, NotebookEdit, Undo,"),
+        "{stdout}"
+    );
     let summary = std::fs::read_to_string(out.path().join("summary.md")).unwrap();
     assert!(summary.contains("| fail | 0 | 0 | 0 | 0 |"), "{summary}");
     let junit = std::fs::read_to_string(out.path().join("junit.xml")).unwrap();
@@ -269,7 +273,7 @@ fn differences_pass_fail_fast_stops_and_rerun_failed_reruns() {
         "each failing case printed once: {stdout}"
     );
     assert!(
-        stdout.contains("not certified: 1 core case did not pass"),
+        stdout.contains("param_aliases: 1 core case did not pass"),
         "{stdout}"
     );
     let report = read_report(&first);
@@ -447,7 +451,7 @@ fn a_case_meant_to_hang_has_its_own_short_timeout() {
     let adapter = corpus.report("hang.py");
     std::fs::write(
         &adapter,
-        "import json, sys, time\nfor line in sys.stdin:\n    m = json.loads(line)\n    t = m['type']\n    if t == 'hello':\n        r = {'type': 'hello', 'protocol': 1, 'implementation': {'name': 'hang', 'version': '0'}, 'features': ['read']}\n    elif t == 'case_start':\n        r = {'type': 'ready'}\n    elif t == 'case_end':\n        r = {'type': 'done'}\n    elif t == 'bye':\n        break\n    else:\n        time.sleep(600)\n    print(json.dumps(r), flush=True)\n",
+        "import json, sys, time\nfor line in sys.stdin:\n    m = json.loads(line)\n    t = m['type']\n    if t == 'hello':\n        r = {'type': 'hello', 'protocol': 1, 'implementation': {'name': 'hang', 'version': '0'}, 'features': ['read', 'edit']}\n    elif t == 'case_start':\n        r = {'type': 'ready'}\n    elif t == 'case_end':\n        r = {'type': 'done'}\n    elif t == 'bye':\n        break\n    else:\n        time.sleep(600)\n    print(json.dumps(r), flush=True)\n",
     )
     .unwrap();
     let out = corpus.report("out");
@@ -484,7 +488,8 @@ fn the_help_is_complete_and_agrees_with_the_readme() {
         "--jobs <N>",
         "--fail-fast",
         "--rerun-failed <REPORT>",
-        "--require <LEVEL>",
+        "--require <[CLASS:]LEVEL>",
+        "--write-expectations <FILE>",
         "--keep-sandboxes [<DIR>]",
         "--timeout <SECS>",
         "list List the corpus's cases",

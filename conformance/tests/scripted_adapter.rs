@@ -85,9 +85,9 @@ fn a_plain_read_is_judged_without_prefixes() {
         .iter()
         .map(|c| c["class"].as_str().unwrap())
         .collect();
-    assert_eq!(classes, ["data", "contract", "presentation"]);
+    assert_eq!(classes, ["data", "capability", "contract", "presentation"]);
     assert_eq!(report["classes"][0]["certified"]["core"], true);
-    assert_eq!(report["classes"][2]["certified"]["core"], false);
+    assert_eq!(report["classes"][3]["certified"]["core"], false);
     assert_eq!(report["certification"]["core"], false, "fail is still fail");
 }
 

@@ -21,7 +21,7 @@ pub const PROTOCOL: u64 = 1;
 /// The closed feature vocabulary of conformance spec §3 (plus `unicode_escape`, pinned by the
 /// conventions). A case may only require these; an adapter declares the subset it implements,
 /// and cases needing a feature it lacks are skipped rather than failed.
-pub const FEATURES: [&str; 33] = [
+pub const FEATURES: [&str; 34] = [
     "read",
     "edit",
     "multi_edit",
@@ -43,6 +43,11 @@ pub const FEATURES: [&str; 33] = [
     "line_prefix_repair",
     "not_found_hint",
     "structured_patch",
+    // The result fields of a success (`replacements`, `repairs`, `oldString`, Write's `type`,
+    // …) and the structured fields of an error (`count`, `lines`, `edit_index`, …) as SPEC.md
+    // §13 defines them: a tool that declares it is held to them; one that does not is judged
+    // on whether a call succeeded or was refused, and by the code's family.
+    "result_fields",
     "symlink",
     "posix_mode",
     "hard_link",

@@ -24,6 +24,7 @@ pub(super) fn compare_known(path: &str, known: &Known, actual: &Actual) -> Optio
         actual: Some(actual_json(actual)),
         diff: None,
         classes: vec![Class::Data],
+        untouched: false,
     };
     match (known, actual) {
         (
@@ -87,6 +88,30 @@ pub(super) fn compare_known(path: &str, known: &Known, actual: &Actual) -> Optio
     }
 }
 
+/// Whether the entry at `key` is exactly as the harness last knew it — its kind, bytes, link
+/// target and the mode the harness set — and, for a symlink, the file it leads to as well when
+/// the harness knows that one: the calls of the case left it as it was.
+pub(super) fn as_before(sb: &Sandbox, key: &Path) -> bool {
+    let known = |k: &Path| sb.known().get(k).cloned().unwrap_or(Known::Absent);
+    let here = sb.actual(key);
+    if compare_known("", &known(key), &here).is_some() {
+        return false;
+    }
+    if !matches!(here, Actual::Symlink(_)) {
+        return true;
+    }
+    let root = fs::canonicalize(sb.root()).unwrap_or_else(|_| sb.root().to_path_buf());
+    match fs::canonicalize(sb.root().join(key))
+        .ok()
+        .and_then(|t| t.strip_prefix(&root).ok().map(Path::to_path_buf))
+    {
+        Some(target) if sb.known().contains_key(&target) => {
+            compare_known("", &known(&target), &sb.actual(&target)).is_none()
+        }
+        _ => true,
+    }
+}
+
 /// Checks one `expect_files` entry.
 pub(super) fn check_expect_file(
     sb: &Sandbox,
@@ -102,6 +127,7 @@ pub(super) fn check_expect_file(
         actual: Some(actual_json(&here)),
         diff: None,
         classes: vec![Class::Data],
+        untouched: false,
     };
     if e.absent {
         return (here != Actual::Absent).then(|| {
@@ -149,6 +175,7 @@ pub(super) fn check_expect_file(
                     actual: Some(actual_json(other)),
                     diff: None,
                     classes: vec![Class::Data],
+                    untouched: false,
                 })
             }
         },

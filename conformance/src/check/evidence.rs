@@ -161,6 +161,28 @@ pub(super) fn kind(a: &Actual) -> &'static str {
     }
 }
 
+/// How a reason shows `b` from byte `start` on: up to 48 bytes, escaped and cut at 80
+/// characters, `…` marking what is left out before and after. Whether it shows the bytes whole
+/// from `start` on is [`window_is_whole`].
+pub fn window(b: &[u8], start: usize) -> String {
+    let tail = &b[start.min(b.len())..];
+    let shown = truncate(escape_bytes(&tail[..tail.len().min(48)]), 80);
+    let more = if tail.len() > 48 { "…" } else { "" };
+    format!("{}\"{shown}{more}\"", if start > 0 { "…" } else { "" })
+}
+
+/// Whether [`window`] shows every byte of `b` from `start` on, nothing cut.
+pub fn window_is_whole(b: &[u8], start: usize) -> bool {
+    let tail = &b[start.min(b.len())..];
+    tail.len() <= 48 && escape_bytes(tail).len() <= 80
+}
+
+/// Whether `text`, a `bytes_json` text, shows `b` whole (nothing cut at 4 KiB) and equal.
+pub fn shows_whole(text: &str, b: &[u8]) -> bool {
+    let escaped = escape_bytes(b);
+    escaped.len() <= SHOW && escaped == text
+}
+
 /// The failure for two byte strings that differ, its reason pointing at the first difference.
 pub(super) fn bytes_failure(path: &str, what: &str, expected: &[u8], actual: &[u8]) -> Failure {
     // Show both sides from a little before the first difference, so the reason line points at it.
@@ -170,17 +192,11 @@ pub(super) fn bytes_failure(path: &str, what: &str, expected: &[u8], actual: &[u
         .position(|(a, b)| a != b)
         .unwrap_or(expected.len().min(actual.len()));
     let start = first.saturating_sub(16);
-    let window = |b: &[u8]| {
-        let tail = &b[start.min(b.len())..];
-        let shown = truncate(escape_bytes(&tail[..tail.len().min(48)]), 80);
-        let more = if tail.len() > 48 { "…" } else { "" };
-        format!("{}\"{shown}{more}\"", if start > 0 { "…" } else { "" })
-    };
     Failure {
         reason: format!(
             "{path}: {what} at byte {first} (expected {}, got {}; {} vs {} bytes)",
-            window(expected),
-            window(actual),
+            window(expected, start),
+            window(actual, start),
             expected.len(),
             actual.len()
         ),
@@ -188,6 +204,7 @@ pub(super) fn bytes_failure(path: &str, what: &str, expected: &[u8], actual: &[u
         actual: Some(bytes_json(actual)),
         diff: short_diff(expected, actual),
         classes: vec![Class::Data],
+        untouched: false,
     }
 }
 

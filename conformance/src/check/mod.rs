@@ -18,9 +18,9 @@ mod read_form;
 mod reply;
 mod tree;
 
-pub use evidence::{bytes_json, escape_bytes, short_diff};
+pub use evidence::{bytes_json, escape_bytes, short_diff, shows_whole, window, window_is_whole};
 pub use read_form::{actual_for, comparable, expected_for, ReadFormat};
-pub use reply::{check_call, expect_json, json_eq, subset, CallCheck, Mismatch};
+pub use reply::{check_call, expect_json, json_eq, pruned, subset, CallCheck, Mismatch};
 pub use tree::check_tree;
 
 use crate::class::Class;
@@ -37,7 +37,11 @@ pub struct Failure {
     pub actual: Option<Value>,
     /// A short unified diff of the two texts, when both are text.
     pub diff: Option<String>,
-    /// The classes of what did not hold (data, contract, presentation), sorted; the final
-    /// tree's checks are data unless the case says otherwise.
+    /// The classes of what did not hold (data, capability, contract, presentation), sorted;
+    /// the final tree's checks are data unless the case says otherwise.
     pub classes: Vec<Class>,
+    /// A final-tree failure whose entry is exactly as it was before the case's calls: the tool
+    /// did not do what the case expects, and damaged nothing. The runner classes it capability
+    /// (the tool refused a call) or contract (it claimed a success that did nothing).
+    pub untouched: bool,
 }

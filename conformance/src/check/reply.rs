@@ -12,6 +12,7 @@ use super::Failure;
 use crate::adapter::Reply;
 use crate::case::Expect;
 use crate::class::{self, Class};
+use crate::codes;
 use serde_json::{json, Map, Value};
 
 /// Scalar equality as the corpus means it: numbers by value (`1` equals `1.0`), everything else
@@ -183,10 +184,14 @@ pub struct CallCheck<'a> {
     pub class: Option<Class>,
     /// The form the tool numbers Read's lines in.
     pub read_format: ReadFormat,
+    /// The features the tool declared, which decide the result and error fields judged
+    /// ([`class::judged_leaf`]); `None` judges every field, as for a tool declaring them all.
+    pub features: Option<&'a [String]>,
 }
 
 impl<'a> CallCheck<'a> {
-    /// A check of `expect` on a call of `tool` with `input`, classes derived, spec read form.
+    /// A check of `expect` on a call of `tool` with `input`, classes derived, spec read form,
+    /// every field judged.
     pub fn new(tool: &'a str, input: &'a Value, expect: Option<&'a Expect>) -> CallCheck<'a> {
         CallCheck {
             tool,
@@ -194,14 +199,52 @@ impl<'a> CallCheck<'a> {
             expect,
             class: None,
             read_format: ReadFormat::Tab,
+            features: None,
         }
+    }
+
+    /// Whether the leaf at `path` of a successful output is judged for this tool.
+    fn judged(&self, path: &str) -> bool {
+        self.features
+            .is_none_or(|f| class::judged_leaf(self.tool, self.input, path, f))
+    }
+
+    /// Whether the structured fields of an error are judged: with `result_fields` declared.
+    fn error_fields_judged(&self) -> bool {
+        self.features
+            .is_none_or(|f| f.iter().any(|x| x == "result_fields"))
+    }
+}
+
+/// `want` without the leaves `keep` refuses, by dotted path; an object left without keys is
+/// dropped with them (arrays are leaves: compared whole, as the subset rule compares them).
+/// `None` when nothing is left to compare.
+pub fn pruned(want: &Value, path: &str, keep: &dyn Fn(&str) -> bool) -> Option<Value> {
+    match want {
+        Value::Object(m) if contains_text(m).is_none() && !m.is_empty() => {
+            let mut out = Map::new();
+            for (k, v) in m {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                if let Some(v) = pruned(v, &p, keep) {
+                    out.insert(k.clone(), v);
+                }
+            }
+            (!out.is_empty()).then_some(Value::Object(out))
+        }
+        _ => keep(path).then(|| want.clone()),
     }
 }
 
 /// Judges one reply. `label` names the step in the reason ("step 2 (Edit)"). The failure
 /// carries the classes of what did not hold (see [`crate::class`]): the override of the case
-/// when it names one, else contract for `ok`, codes and error fields and the derived class of
-/// each output field that differs.
+/// when it names one, else capability for a refusal where the case expects success, contract
+/// for a success where it expects a refusal, for a code outside the expected one's family
+/// ([`crate::codes`]) and for error fields, and the derived class of each output field that
+/// differs. Output and error fields the tool does not declare it returns are not judged.
 pub fn check_call(label: &str, call: &CallCheck<'_>, reply: &Reply) -> Result<(), Box<Failure>> {
     let expect = call.expect;
     let fail = |reason: String, derived: Vec<Class>| {
@@ -211,6 +254,7 @@ pub fn check_call(label: &str, call: &CallCheck<'_>, reply: &Reply) -> Result<()
             actual: Some(reply.to_json()),
             diff: None,
             classes: call.class.map_or(derived, |c| vec![c]),
+            untouched: false,
         })
     };
     let contract = || vec![Class::Contract];
@@ -218,7 +262,10 @@ pub fn check_call(label: &str, call: &CallCheck<'_>, reply: &Reply) -> Result<()
         (None | Some(Expect::Ok { output: None }), Reply::Ok(_)) => Ok(()),
         (Some(Expect::Ok { output: Some(want) }), Reply::Ok(got)) => {
             let file = class::read_file_path(call.tool, call.input);
-            let (want, got) = comparable(want, got, file, call.read_format);
+            let Some(want) = pruned(want, "", &|p| call.judged(p)) else {
+                return Ok(());
+            };
+            let (want, got) = comparable(&want, got, file, call.read_format);
             let mismatches = subset(&want, &got);
             if mismatches.is_empty() {
                 return Ok(());
@@ -248,7 +295,7 @@ pub fn check_call(label: &str, call: &CallCheck<'_>, reply: &Reply) -> Result<()
         }
         (None | Some(Expect::Ok { .. }), Reply::Err(e)) => Err(fail(
             format!("expected success, got error {}", error_code(e)),
-            contract(),
+            vec![Class::Capability],
         )),
         (Some(Expect::Error { code, .. }), Reply::Ok(_)) => Err(fail(
             format!("expected error {code}, got success"),
@@ -256,11 +303,15 @@ pub fn check_call(label: &str, call: &CallCheck<'_>, reply: &Reply) -> Result<()
         )),
         (Some(Expect::Error { code, fields }), Reply::Err(e)) => {
             let got = error_code(e);
-            if got != *code {
+            if !codes::interchangeable(code, &got) {
                 return Err(fail(
                     format!("expected error {code}, got error {got}"),
                     contract(),
                 ));
+            }
+            // Fields belong to the code that carries them, and to a tool that declares them.
+            if got != *code || !call.error_fields_judged() {
+                return Ok(());
             }
             let mismatches = subset(&Value::Object(fields.clone()), e);
             if mismatches.is_empty() {
@@ -427,5 +478,88 @@ mod tests {
         read.class = Some(Class::Data);
         let f = check_call("s", &read, &wrong_type).unwrap_err();
         assert_eq!(f.classes, vec![Class::Data], "the case's override wins");
+    }
+
+    #[test]
+    fn a_refusal_is_capability_and_codes_are_judged_by_family() {
+        let input = json!({});
+        let refusal = Reply::Err(json!({"code": "encoding", "message": "m"}));
+        let f = check_call("s", &CallCheck::new("Edit", &input, None), &refusal).unwrap_err();
+        assert_eq!(f.classes, vec![Class::Capability]);
+        let code = |c: &str, fields: Value| Expect::Error {
+            code: c.into(),
+            fields: fields.as_object().cloned().unwrap_or_default(),
+        };
+        let err = |c: &str| Reply::Err(json!({"code": c, "message": "m"}));
+        let blocked = code("blocked_path", json!({}));
+        let check = CallCheck::new("Read", &input, Some(&blocked));
+        assert!(check_call("s", &check, &err("outside_root")).is_ok());
+        let f = check_call("s", &check, &err("invalid_input")).unwrap_err();
+        assert_eq!(f.classes, vec![Class::Contract]);
+        let invalid_path = code("invalid_path", json!({}));
+        let check = CallCheck::new("Edit", &input, Some(&invalid_path));
+        assert!(check_call("s", &check, &err("invalid_input")).is_ok());
+        // A code of the family does not carry the expected code's fields: they are not judged.
+        let amb = code("stale", json!({"actual": 3}));
+        let check = CallCheck::new("Edit", &input, Some(&amb));
+        assert!(check_call("s", &check, &err("not_read")).is_ok());
+        assert!(check_call("s", &check, &err("stale")).is_err());
+        let f = check_call("s", &check, &err("ambiguous")).unwrap_err();
+        assert!(f
+            .reason
+            .contains("expected error stale, got error ambiguous"));
+    }
+
+    #[test]
+    fn result_fields_are_judged_only_for_a_tool_that_declares_them() {
+        let input = json!({});
+        let want = Expect::Ok {
+            output: Some(json!({"replacements": 2, "structuredPatch": [], "oldString": "a"})),
+        };
+        let bare = Reply::Ok(json!({"filePath": "/x"}));
+        let none: Vec<String> = vec![];
+        let patch = vec!["structured_patch".to_string()];
+        let all = vec!["result_fields".to_string(), "structured_patch".to_string()];
+        let mut check = CallCheck::new("Edit", &input, Some(&want));
+        check.features = Some(&none);
+        assert!(check_call("s", &check, &bare).is_ok(), "only the outcome");
+        check.features = Some(&patch);
+        let f = check_call("s", &check, &bare).unwrap_err();
+        assert!(f.reason.contains("structuredPatch"), "{}", f.reason);
+        assert!(!f.reason.contains("replacements"), "{}", f.reason);
+        check.features = Some(&all);
+        let f = check_call("s", &check, &bare).unwrap_err();
+        assert!(f.reason.contains("replacements"), "{}", f.reason);
+        // A Read is judged whole: what it shows is its answer.
+        let read = Expect::Ok {
+            output: Some(json!({"type": "text", "file": {"content": "1\ta"}})),
+        };
+        let mut check = CallCheck::new("Read", &input, Some(&read));
+        check.features = Some(&none);
+        let f = check_call("s", &check, &Reply::Ok(json!({"type": "file_unchanged"}))).unwrap_err();
+        assert_eq!(f.classes, vec![Class::Contract, Class::Presentation]);
+        // Error fields need the feature too.
+        let amb = Expect::Error {
+            code: "ambiguous".into(),
+            fields: json!({"count": 2}).as_object().cloned().unwrap(),
+        };
+        let bare_amb = Reply::Err(json!({"code": "ambiguous", "message": "m"}));
+        let mut check = CallCheck::new("Edit", &input, Some(&amb));
+        check.features = Some(&none);
+        assert!(check_call("s", &check, &bare_amb).is_ok());
+        check.features = Some(&all);
+        assert!(check_call("s", &check, &bare_amb).is_err());
+    }
+
+    #[test]
+    fn pruning_keeps_the_leaves_asked_for() {
+        let want = json!({"a": 1, "b": {"c": 2, "d": [1]}, "e": {"contains": "x"}});
+        let keep_b = pruned(&want, "", &|p| p.starts_with("b."));
+        assert_eq!(keep_b, Some(json!({"b": {"c": 2, "d": [1]}})));
+        assert_eq!(
+            pruned(&want, "", &|p| p == "e"),
+            Some(json!({"e": {"contains": "x"}}))
+        );
+        assert_eq!(pruned(&want, "", &|_| false), None);
     }
 }

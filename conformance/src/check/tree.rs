@@ -6,7 +6,7 @@
 //! bytes. Only a walk of the whole tree sees those, so this is where the tree is listed and each
 //! entry is sent to the right check.
 
-use super::entry::{check_expect_file, compare_known};
+use super::entry::{as_before, check_expect_file, compare_known};
 use super::evidence::actual_json;
 use super::Failure;
 use crate::case::Case;
@@ -19,6 +19,11 @@ use std::collections::BTreeSet;
 /// (it must be as the harness last knew it), and the residue rule (nothing else may exist,
 /// apart from directories leading to expected or known entries, unless `allow_residue`).
 ///
+/// An `expect_files` entry that is not as the case expects but exactly as it was before the
+/// case's calls is marked [`Failure::untouched`]: not damage. Everything else that fails here
+/// is data: an entry changed to something the case does not expect, an unlisted file changed
+/// or removed, residue.
+///
 /// Returns every problem, most important (expectations) first.
 pub fn check_tree(case: &Case, sb: &Sandbox) -> Vec<Failure> {
     let mut out = Vec::new();
@@ -28,8 +33,10 @@ pub fn check_tree(case: &Case, sb: &Sandbox) -> Vec<Failure> {
             continue;
         };
         if let Some(mut f) = check_expect_file(sb, path, &key, e) {
-            if let Some(c) = e.class {
-                f.classes = vec![c];
+            match e.class {
+                Some(c) => f.classes = vec![c],
+                // Not as the case expects, but as it was: nothing was damaged.
+                None => f.untouched = as_before(sb, &key),
             }
             out.push(f);
         }
@@ -96,6 +103,7 @@ pub fn check_tree(case: &Case, sb: &Sandbox) -> Vec<Failure> {
             )),
             diff: None,
             classes: vec![Class::Data],
+            untouched: false,
         });
     }
     out
@@ -238,5 +246,58 @@ mod tests {
             "{}",
             problems[0].reason
         );
+    }
+
+    #[test]
+    fn an_expected_change_not_made_is_untouched_and_any_other_is_not() {
+        let expect = |bytes: &[u8]| ExpectFile {
+            content: Some(Content::Bytes(bytes.to_vec())),
+            ..Default::default()
+        };
+        let c = case(
+            vec![("a.txt", b"one\n")],
+            vec![("a.txt", expect(b"ONE\n")), ("new.txt", expect(b"n"))],
+            false,
+        );
+        let mut sb = Sandbox::new(None).unwrap();
+        sb.build(&c.files).unwrap();
+        // Nothing done: both entries as they were.
+        let problems = check_tree(&c, &sb);
+        assert_eq!(problems.len(), 2);
+        assert!(problems.iter().all(|p| p.untouched), "{problems:?}");
+        // A wrong change is damage.
+        fs::write(sb.dir().join("a.txt"), b"one\r\n").unwrap();
+        let problems = check_tree(&c, &sb);
+        assert!(!problems[0].untouched && problems[0].classes == vec![Class::Data]);
+        // The same bytes written back in place are as before too (the mode is kept here).
+        fs::write(sb.dir().join("a.txt"), b"one\n").unwrap();
+        assert!(check_tree(&c, &sb)[0].untouched);
+        // A file the case wants absent, left in place: untouched; one that should not have
+        // been created: damage.
+        let gone = case(
+            vec![("a.txt", b"one\n")],
+            vec![
+                (
+                    "a.txt",
+                    ExpectFile {
+                        absent: true,
+                        ..Default::default()
+                    },
+                ),
+                (
+                    "b.txt",
+                    ExpectFile {
+                        absent: true,
+                        ..Default::default()
+                    },
+                ),
+            ],
+            false,
+        );
+        fs::write(sb.dir().join("b.txt"), b"x").unwrap();
+        let problems = check_tree(&gone, &sb);
+        assert_eq!(problems.len(), 2);
+        assert!(problems[0].untouched, "{problems:?}");
+        assert!(!problems[1].untouched, "{problems:?}");
     }
 }

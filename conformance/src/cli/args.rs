@@ -5,6 +5,7 @@
 //! changes what the help says by accident, and the other way round.
 
 use crate::case::Level;
+use crate::run::Gate;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -30,16 +31,18 @@ pub(super) struct ConformCli {
 /// The exit statuses, shown under `--help`; the README's table says the same.
 const EXIT_STATUS: &str = "Exit status:
   0  no core case failed, crashed or timed out, and nothing is an xpass or a harness error
-     (with --require LEVEL: every case of LEVEL and below that ran passed)
+     (with --require [CLASS:]LEVEL: each gate holds for the cases that ran)
   1  otherwise
-  2  usage error: a bad flag, an unreadable file, an unknown id in --expectations, an adapter
-     that fails the handshake
+  2  usage error: a bad flag or gate, an unreadable file, an unknown id in --expectations, an
+     adapter that fails the handshake, declares no writing tool, or answers that it has no tool
+     it declared
   4  no case was selected (--only, --level or --rerun-failed matched nothing in the corpus)
 
 Examples:
   editref conform --builtin --report out/
   editref conform --impl \"python3 my_adapter.py\" --only 'eol/*' --keep-sandboxes kept/
   editref conform --impl \"python3 my_adapter.py\" --rerun-failed out/report.json
+  editref conform --impl \"python3 my_adapter.py\" --require data:core --write-expectations known.txt
   editref conform list --only stale
   editref conform --fuzz --time 600 --findings found/ --mcp \"my-server\"
   editref conform --bench --impl \"python3 my_adapter.py\" --report bench/ --baseline old/bench.json
@@ -99,11 +102,18 @@ pub(super) struct RunArgs {
     /// listed passes xpass (an error); an id that is not in the corpus is a usage error.
     #[arg(long, value_name = "FILE")]
     pub(super) expectations: Option<PathBuf>,
-    /// Exit 1 unless every case of LEVEL and below that ran passed (no fail, skip, xfail,
-    /// crash or timeout), i.e. unless the run certifies LEVEL. Without it, only a core case
-    /// that fails, crashes or times out fails the run.
-    #[arg(long, value_enum, value_name = "LEVEL")]
-    pub(super) require: Option<GateArg>,
+    /// Exit 1 unless the run certifies LEVEL for the tools it offers: every case of LEVEL and
+    /// below that ran passed (no fail, skip, xfail, crash or timeout; cases needing a tool not
+    /// offered aside). CLASS:LEVEL (`data:core`, `capability:extended`, …) asks it of one class
+    /// only: every such case held that class. Repeatable; each gate must hold. Without it, only
+    /// a core case that fails, crashes or times out fails the run.
+    #[arg(long, value_name = "[CLASS:]LEVEL", value_parser = parse_gate)]
+    pub(super) require: Vec<Gate>,
+    /// After the run, write the cases that failed (fail, crash, timeout, xfail) to FILE as a
+    /// known-failures list, each with its classes and reason as a comment: the file
+    /// --expectations reads, so the next run turns exactly these into xfail.
+    #[arg(long, value_name = "FILE")]
+    pub(super) write_expectations: Option<PathBuf>,
     /// The implementation's name in reports and matrices, instead of the name and version it
     /// reports itself (e.g. "Claude Code 2.1.331" for a server that calls itself "claude").
     #[arg(long, value_name = "NAME")]
@@ -153,7 +163,7 @@ pub(super) struct BenchArgs {
     /// a MultiEdit of 100 edits; --large adds 100 MB). Each result is checked byte for byte
     /// before it counts; a wrong one is reported, never timed. With --report DIR, writes
     /// bench.json and bench.md; --only selects workloads by name.
-    #[arg(long, conflicts_with_all = ["fuzz", "level", "rerun_failed", "expectations", "require"])]
+    #[arg(long, conflicts_with_all = ["fuzz", "level", "rerun_failed", "expectations", "require", "write_expectations"])]
     pub(super) bench: bool,
     /// Timed repetitions per workload, after one warm-up round.
     #[arg(long, value_name = "N", default_value_t = 5, requires = "bench")]
@@ -178,7 +188,7 @@ pub(super) struct FuzzArgs {
     /// and report where they disagree; each new kind of disagreement is shrunk and, with
     /// --findings, written as a corpus case. Stops after --cases or --time (default: 1000
     /// cases).
-    #[arg(long, conflicts_with_all = ["only", "level", "rerun_failed", "expectations", "require", "report"])]
+    #[arg(long, conflicts_with_all = ["only", "level", "rerun_failed", "expectations", "require", "report", "write_expectations"])]
     pub(super) fuzz: bool,
     /// Generate this many cases. With the same --seed, the same cases are generated and
     /// judged, and the same findings shrunk, on every machine and at any speed.
@@ -205,20 +215,9 @@ pub(super) struct FuzzArgs {
     pub(super) shrink_budget: usize,
 }
 
-/// The levels `--require` can demand.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(super) enum GateArg {
-    Core,
-    Extended,
-}
-
-impl From<GateArg> for Level {
-    fn from(g: GateArg) -> Level {
-        match g {
-            GateArg::Core => Level::Core,
-            GateArg::Extended => Level::Extended,
-        }
-    }
+/// `--require`'s value: a level, or a class and a level (an unknown one is a usage error).
+fn parse_gate(s: &str) -> Result<Gate, String> {
+    Gate::parse(s)
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -270,6 +269,18 @@ pub(super) enum Sub {
         id: String,
         /// The corpus directory. Default: ./conformance/cases if present, else the corpus
         /// built into this binary.
+        #[arg(long, value_name = "DIR")]
+        corpus: Option<PathBuf>,
+    },
+    /// Judge report.json files again under this harness's rules, from the evidence they kept,
+    /// without running the tool again; each file is rewritten in place, with `rejudged` saying
+    /// what changed and what the evidence could not settle.
+    Rejudge {
+        /// report.json files.
+        #[arg(value_name = "REPORT.json", required = true)]
+        reports: Vec<PathBuf>,
+        /// The corpus whose cases the reports ran (their steps and files are read from it, by
+        /// id). Default: ./conformance/cases if present, else the corpus built into this binary.
         #[arg(long, value_name = "DIR")]
         corpus: Option<PathBuf>,
     },

@@ -5,9 +5,9 @@
 //! Exit status: 0 when every workload that ran was right and none regressed, 1 when one was
 //! wrong, failed or regressed, 2 for a usage error or a failed handshake.
 
+use super::adapters::make_adapter;
 use super::args::RunArgs;
-use super::run_cmd::make_adapter;
-use super::usage;
+use super::shared::usage;
 use crate::bench::report::{compare, BenchReport};
 use crate::bench::{self, workloads};
 use crate::report::rfc3339;
@@ -62,7 +62,7 @@ pub(super) fn bench_cmd(args: &RunArgs) -> u8 {
         .collect();
     if set.is_empty() {
         eprintln!("editref conform: --only matches no workload");
-        return super::EXIT_NO_CASES;
+        return super::shared::EXIT_NO_CASES;
     }
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);

@@ -6,7 +6,8 @@
 //! ./conformance/cases when present, else the copy built into the binary), and a selection
 //! that matches nothing is the same error, with the same exit status, as in a run.
 
-use super::{load_corpus, plan, usage, EXIT_NO_CASES};
+use super::plan;
+use super::shared::{load_corpus, usage, EXIT_NO_CASES};
 use crate::case::Level;
 use std::io::Write as _;
 use std::path::PathBuf;

@@ -6,9 +6,9 @@
 //! and its outcome into text and an exit status: 0 when no new kind was found, 1 when one was,
 //! 2 for a usage error or an adapter that fails the handshake.
 
+use super::adapters::make_adapter;
 use super::args::RunArgs;
-use super::run_cmd::make_adapter;
-use super::usage;
+use super::shared::usage;
 use crate::adapter::Builtin;
 use crate::fuzz::{campaign, Known, Outcome, Settings, Tick};
 use std::io::IsTerminal;

@@ -4,10 +4,12 @@
 //! can be driven from tests as a function (`run_cli(&args) -> exit code`).
 //!
 //! The command line is split by what each part decides: `args` defines the flags and the help
-//! text, `plan` checks and selects what a run includes, `run_cmd` runs a certification, `live`
-//! shows it while it runs, `summary` prints its outcome, `fuzz_cmd` runs a differential fuzzing campaign instead, `bench_cmd` a benchmark, `browse` holds `list` and `show`, and
-//! `subcommands` holds `manifest` and `matrix`. This file parses the arguments and dispatches;
-//! its tests drive the whole command line through [`run_cli`], as a user would.
+//! text, `shared` what every command shares (the corpus it reads, usage errors), `adapters` the
+//! implementation a run names, `plan` checks and selects what a run includes, `run_cmd` runs a
+//! certification, `live` shows it while it runs, `summary` prints its outcome, `fuzz_cmd` runs a
+//! differential fuzzing campaign instead, `bench_cmd` a benchmark, `browse` holds `list` and
+//! `show`, and `subcommands` holds `manifest`, `matrix` and `rejudge`. This file parses the arguments and
+//! dispatches; its tests drive the whole command line through [`run_cli`], as a user would.
 
 /// `println!` for what the harness tells a person on stdout, except that a reader that has
 /// gone (`editref conform … | head`) is no error: the run goes on, writes its reports and ends
@@ -30,6 +32,7 @@ macro_rules! say_raw {
     }};
 }
 
+mod adapters;
 mod args;
 mod bench_cmd;
 mod browse;
@@ -37,21 +40,17 @@ mod fuzz_cmd;
 mod live;
 mod plan;
 mod run_cmd;
+mod shared;
 mod subcommands;
 mod summary;
 mod workers;
 
-use crate::load::{self, Corpus};
 use args::{ConformCli, Sub};
 use browse::{list_cmd, show_cmd};
 use clap::Parser;
 use run_cmd::run_cmd;
-use std::path::{Path, PathBuf};
-use subcommands::{manifest_cmd, matrix_cmd};
-
-/// The exit status of a run (or a `list`, or a `show`) that selected no case: a misspelt
-/// `--only` must not look like a run that passed (pytest exits 5 here, cargo-nextest 4).
-pub const EXIT_NO_CASES: u8 = 4;
+pub use shared::EXIT_NO_CASES;
+use subcommands::{manifest_cmd, matrix_cmd, rejudge_cmd};
 
 /// Entry point of `editref conform`: parses `args` (without the program and subcommand names)
 /// and returns the process exit code.
@@ -78,6 +77,9 @@ pub fn run_cli(args: &[String]) -> u8 {
             corpus,
         }) => list_cmd(&only, level.map(Into::into), corpus),
         Some(Sub::Show { id, corpus }) => show_cmd(&id, corpus),
+        Some(Sub::Rejudge { reports, corpus }) => rejudge_cmd(&reports, corpus),
+        None if cli.run.fuzz.fuzz => fuzz_cmd::fuzz_cmd(&cli.run),
+        None if cli.run.bench.bench => bench_cmd::bench_cmd(&cli.run),
         None => run_cmd(cli.run),
     }
 }
@@ -87,39 +89,6 @@ pub fn run_cli(args: &[String]) -> u8 {
 pub fn help_text() -> String {
     use clap::CommandFactory;
     ConformCli::command().render_long_help().to_string()
-}
-
-/// The corpus of `--corpus`, else ./conformance/cases when present, else the embedded one.
-fn load_corpus(corpus: Option<PathBuf>) -> Result<Corpus, String> {
-    let dir = match corpus {
-        Some(d) => Some(cases_dir(&d)),
-        None => {
-            let d = PathBuf::from("conformance/cases");
-            d.is_dir().then_some(d)
-        }
-    };
-    match dir {
-        Some(d) => {
-            load::load_dir(&d).map_err(|e| format!("cannot read the corpus {}: {e}", d.display()))
-        }
-        None => Ok(load::load_embedded()),
-    }
-}
-
-/// Reports a usage error; returns the exit code for one (2).
-fn usage(msg: &str) -> u8 {
-    eprintln!("editref conform: {msg}");
-    2
-}
-
-/// `--corpus DIR` accepts the cases directory or the directory above it.
-fn cases_dir(dir: &Path) -> PathBuf {
-    let inner = dir.join("cases");
-    if inner.is_dir() && !dir.ends_with("cases") {
-        inner
-    } else {
-        dir.to_path_buf()
-    }
 }
 
 #[cfg(test)]
@@ -153,10 +122,15 @@ mod tests {
             clap_error(&["--builtin", "--impl", "x"]).kind(),
             ErrorKind::ArgumentConflict
         );
-        assert_eq!(
-            clap_error(&["--require", "implementation-defined"]).kind(),
-            ErrorKind::InvalidValue
-        );
+        // An unknown class or level in a gate is a usage error, and says what is allowed.
+        for bad in ["implementation-defined", "bytes:core", "data:full", "data:"] {
+            let e = clap_error(&["--builtin", "--require", bad]);
+            assert_eq!(e.kind(), ErrorKind::ValueValidation, "{bad}");
+            assert!(e.use_stderr(), "exit 2");
+        }
+        assert!(clap_error(&["--builtin", "--require", "bytes:core"])
+            .to_string()
+            .contains("the classes are data, capability, contract, presentation"));
         // Errors found after parsing are printed by the harness itself, through eprintln.
         assert_eq!(run_cli(&args(&[])), 2, "neither --impl nor --builtin");
         assert_eq!(run_cli(&args(&["--builtin", "--timeout", "0"])), 2);
@@ -180,7 +154,8 @@ mod tests {
             "--jobs <N>",
             "--fail-fast",
             "--rerun-failed <REPORT>",
-            "--require <LEVEL>",
+            "--require <[CLASS:]LEVEL>",
+            "--write-expectations <FILE>",
             "--keep-sandboxes [<DIR>]",
             "--timeout <SECS>",
             "list",

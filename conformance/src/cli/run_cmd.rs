@@ -7,83 +7,23 @@
 //! the live module's, what it prints at the end the summary module's, what it writes the report
 //! module's.
 
+use super::adapters::{make_adapter, portable};
 use super::args::RunArgs;
 use super::live::Live;
+use super::plan;
+use super::shared::{load_corpus, usage, EXIT_NO_CASES};
 use super::summary::{count, print_summary, print_where};
-use super::{load_corpus, plan, usage, EXIT_NO_CASES};
-use crate::adapter::{Builtin, Hello, ReadFormat};
+use crate::adapter::Hello;
 use crate::case::Level;
 use crate::manifest;
-use crate::mcp::inputs::{ErrorRules, InputMap};
-use crate::mcp::mapping::{self, ToolMap};
-use crate::mcp::Mcp;
 use crate::report::{
     rfc3339, Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection,
     SCHEMA_VERSION,
 };
-use crate::run::{self, BoxedAdapter, CaseOptions, CaseRecord, Flow, Keep, Pool};
-use crate::subprocess::Subprocess;
+use crate::run::{self, CaseOptions, CaseRecord, Flow, Keep, Pool};
+use crate::surface::{self, Surface};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
-
-/// The `--mcp` adapter with its `--mcp-tools`, `--mcp-input`, `--mcp-error` and
-/// `--mcp-features`.
-fn mcp_adapter(args: &RunArgs, command: &str, timeout: Duration) -> Result<Mcp, String> {
-    let mut adapter = Mcp::new(command, timeout, !args.show_stderr)?;
-    if let Some(spec) = &args.mcp_tools {
-        adapter = adapter.with_tools(ToolMap::parse(spec)?);
-    }
-    if !args.mcp_input.is_empty() {
-        adapter = adapter.with_inputs(InputMap::parse(&args.mcp_input)?);
-    }
-    if !args.mcp_error.is_empty() {
-        adapter = adapter.with_errors(ErrorRules::parse(&args.mcp_error)?);
-    }
-    if let Some(spec) = &args.mcp_features {
-        adapter = adapter.with_features(mapping::parse_features(spec));
-    }
-    if let Some(f) = &args.mcp_read_format {
-        let format = ReadFormat::parse(f).ok_or_else(|| {
-            format!("--mcp-read-format {f}: the formats are tab, arrow and plain")
-        })?;
-        adapter = adapter.with_read_format(format);
-    }
-    Ok(adapter)
-}
-
-/// One adapter for the implementation `args` name, and how the report names its command.
-pub(super) fn make_adapter(
-    args: &RunArgs,
-    timeout: Duration,
-) -> Result<(BoxedAdapter, String), String> {
-    match (&args.implementation, &args.mcp, args.builtin) {
-        (Some(cmd), None, false) => Ok((
-            Box::new(Subprocess::new(cmd, timeout, !args.show_stderr)),
-            cmd.clone(),
-        )),
-        (None, Some(cmd), false) => Ok((
-            Box::new(mcp_adapter(args, cmd, timeout)?),
-            format!("mcp: {cmd}"),
-        )),
-        (None, None, true) => Ok((Box::new(Builtin::new(timeout)), "builtin".into())),
-        _ => Err(
-            "say what to certify: --impl \"COMMAND\", --mcp \"COMMAND\" or --builtin (see --help)"
-                .into(),
-        ),
-    }
-}
-
-/// The command as a report shows it: paths under the directory the harness runs in are made
-/// relative to it, so that a report committed with a project names no machine's paths.
-fn portable(command: &str) -> String {
-    match std::env::current_dir() {
-        Ok(dir) if dir.parent().is_some() => {
-            let prefix = format!("{}/", dir.display());
-            command.replace(&prefix, "")
-        }
-        _ => command.to_string(),
-    }
-}
 
 /// Where `--keep-sandboxes` keeps trees when no directory is given.
 fn default_kept_dir() -> PathBuf {
@@ -92,12 +32,6 @@ fn default_kept_dir() -> PathBuf {
 
 /// Runs the selected cases against the implementation of `args`; returns the exit code.
 pub(super) fn run_cmd(args: RunArgs) -> u8 {
-    if args.fuzz.fuzz {
-        return super::fuzz_cmd::fuzz_cmd(&args);
-    }
-    if args.bench.bench {
-        return super::bench_cmd::bench_cmd(&args);
-    }
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return usage("--timeout must be a positive number of seconds");
     }
@@ -172,6 +106,20 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
         }
     };
     note_unknown_features(&hello, args.quiet);
+    if !surface::writes(&hello.features) {
+        first.shutdown();
+        eprintln!(
+            "editref conform: {} declares no tool that writes (its features: {}); declare at least one of {} — a tool that writes nothing has nothing to certify",
+            hello.name,
+            if hello.features.is_empty() {
+                "none".to_string()
+            } else {
+                hello.features.join(", ")
+            },
+            surface::WRITING.join(", ")
+        );
+        return 2;
+    }
 
     let kept_dir = args.keep_sandboxes.as_ref().map(|d| {
         if d.as_os_str().is_empty() {
@@ -198,7 +146,7 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
 
     let started_at = SystemTime::now();
     let started = Instant::now();
-    let require = args.require.map(Level::from);
+    let require = &args.require;
     let live = Live::new(selection.cases.len(), args.quiet);
     let mut records: Vec<CaseRecord> = selection
         .broken
@@ -239,8 +187,17 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             )
         )
     });
+    // A tool declared and then denied leaves the run without a verdict.
+    let denied: Vec<&CaseRecord> = records
+        .iter()
+        .filter(|r| r.tool_not_offered.is_some())
+        .collect();
     let complete = |level: Level| {
-        ran_all && args.only.is_empty() && rerun.is_none() && max_level.is_none_or(|m| m >= level)
+        denied.is_empty()
+            && ran_all
+            && args.only.is_empty()
+            && rerun.is_none()
+            && max_level.is_none_or(|m| m >= level)
     };
     let cert = run::certification(&records, complete);
     let highest = run::highest(&cert);
@@ -248,7 +205,20 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
         || rerun.is_some()
         || !ran_all
         || max_level.is_some_and(|m| m < Level::Extended);
-    let report = Report {
+    let note = if let Some(first) = denied.first() {
+        Some(format!(
+            "No verdict: the implementation declares {} but answered that it has no such tool ({}).",
+            first.tool_not_offered.as_deref().unwrap_or("a tool"),
+            first.id
+        ))
+    } else {
+        partial.then(|| {
+            "Partial run (--only, --level, --rerun-failed or --fail-fast): levels not fully run cannot be certified."
+                .to_string()
+        })
+    };
+    let denied: Vec<String> = denied.iter().map(|r| r.reason.clone()).collect();
+    let mut report = Report {
         schema_version: SCHEMA_VERSION,
         harness: HarnessInfo {
             name: "editref conform".into(),
@@ -262,6 +232,16 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             cases: corpus.cases.len() + corpus.broken.len(),
         },
         implementation: implementation(&hello, command, args.label.clone()),
+        verdict: String::new(),
+        surface: Some(Surface::of(&hello.features)),
+        certification: Certification {
+            core: cert.iter().any(|(l, ok)| *l == Level::Core && *ok),
+            extended: cert.iter().any(|(l, ok)| *l == Level::Extended && *ok),
+            highest: highest.map(|l| l.as_str().to_string()),
+            note,
+        },
+        classes: run::class_results(&records, complete),
+        rejudged: None,
         platform: Platform::current(),
         started: rfc3339(started_at),
         duration_ms: started.elapsed().as_millis() as u64,
@@ -271,22 +251,19 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             expectations: args.expectations.as_ref().map(|p| p.display().to_string()),
             timeout_s: args.timeout,
             rerun_failed: args.rerun_failed.as_ref().map(|p| p.display().to_string()),
-            require: require.map(|l| l.as_str().to_string()),
-        },
-        totals: run::totals(&records),
-        certification: Certification {
-            core: cert.iter().any(|(l, ok)| *l == Level::Core && *ok),
-            extended: cert.iter().any(|(l, ok)| *l == Level::Extended && *ok),
-            highest: highest.map(|l| l.as_str().to_string()),
-            note: partial.then(|| {
-                "Partial run (--only, --level, --rerun-failed or --fail-fast): levels not fully run cannot be certified."
-                    .into()
+            require: (!require.is_empty()).then(|| {
+                require
+                    .iter()
+                    .map(|g| g.as_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }),
         },
+        totals: run::totals(&records),
         stopped_early,
-        classes: run::class_results(&records, complete),
         cases: records,
     };
+    report.verdict = report.headline();
     if let Some(dir) = &args.report {
         if let Err(e) = report.write_all(dir) {
             eprintln!(
@@ -311,10 +288,39 @@ pub(super) fn run_cmd(args: RunArgs) -> u8 {
             );
         }
     }
+    if let Some(file) = &args.write_expectations {
+        if let Err(e) = write_expectations(file, &report) {
+            eprintln!("editref conform: {e}");
+            return 2;
+        }
+    }
     if let Some(dir) = &args.report {
         print_where(dir);
     }
+    if !denied.is_empty() {
+        for d in &denied {
+            eprintln!("editref conform: {d}");
+        }
+        return 2;
+    }
     run::exit_code_for(&report.cases, require)
+}
+
+/// Writes the run's failures as a known-failures file (`--write-expectations`), headed by what
+/// ran: the implementation, the corpus and its manifest, the harness and the date.
+fn write_expectations(file: &std::path::Path, report: &Report) -> Result<(), String> {
+    let header = [
+        format!("Known failures of {}, as of the run started {}:", report.label(), report.started),
+        format!(
+            "corpus {} (manifest {}), editref conform {}.",
+            report.corpus.version, report.corpus.manifest_sha256, report.harness.version
+        ),
+        "Use with --expectations; delete a line once its case passes (a listed pass is an xpass, which fails the run).".to_string(),
+    ];
+    let text = run::known_failures(&report.cases, &header);
+    std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    println!("known failures written to {}", file.display());
+    Ok(())
 }
 
 /// Says (unless quiet) which declared features are outside the vocabulary: probably typos,

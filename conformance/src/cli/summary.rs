@@ -48,30 +48,34 @@ pub(super) fn print_summary(report: &Report, quiet: bool, listed_live: bool) {
         report.corpus.version,
         report.duration_ms as f64 / 1000.0
     );
+    // The verdict: overall for the surface, why not when not, then each class.
+    let surface = report.surface().describe();
     match &report.certification.highest {
-        Some(l) => say!("certified: {l}"),
+        Some(l) => say!("certified {l} for {surface}"),
         None => {
             let not_passed: Vec<&CaseRecord> = report
                 .cases
                 .iter()
                 .filter(|c| c.level() == Some(Level::Core) && c.status != Status::Pass)
+                .filter(|c| !c.out_of_surface())
                 .collect();
             let skipped = not_passed
                 .iter()
                 .filter(|c| c.status == Status::Skip)
                 .count();
-            match (not_passed.len(), skipped) {
-                (0, _) => say!("not certified"),
-                (n, 0) => say!(
-                    "not certified: {} did not pass",
+            let why = match (not_passed.len(), skipped) {
+                (0, _) => String::new(),
+                (n, 0) => format!(": {} did not pass", count(n, "core case", "core cases")),
+                (n, s) => format!(
+                    ": {} did not pass ({s} skipped for want of a feature other than a tool)",
                     count(n, "core case", "core cases")
                 ),
-                (n, s) => say!(
-                    "not certified: {} did not pass ({s} skipped for want of a feature)",
-                    count(n, "core case", "core cases")
-                ),
-            }
+            };
+            say!("not certified for {surface}{why}");
         }
+    }
+    if report.safe_not_capable() {
+        say!("safe, not capable: it damaged no file, and refused what the spec says to do");
     }
     if let Some(line) = report.classes_line() {
         say!("by class: {line}");

@@ -4,7 +4,7 @@
 //! line prefixes, abbreviated tags, CRLF, a typo. Also what the file holds after the edit, as
 //! far as the generator can tell, so the next edit can be cut from that.
 
-use super::gen::GenEdit;
+use super::gen_edit::GenEdit;
 use super::parts::{self, Allowed, Encoding, CURLY, TAGS};
 use arbitrary::{Result, Unstructured};
 

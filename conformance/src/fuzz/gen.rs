@@ -13,6 +13,8 @@
 
 use super::dialects::{self, Block, EditorCommand, PatchOp};
 pub(crate) use super::edits::{apply_guess, gen_edit};
+pub use super::gen_edit::GenEdit;
+pub(crate) use super::gen_edit::Guess;
 use super::notebook::{self, NotebookCall};
 use super::parts::{self, Allowed, Encoding, Endings};
 use arbitrary::{Result, Unstructured};
@@ -28,17 +30,6 @@ pub struct GenFile {
     pub encoding: Encoding,
     /// Its permission bits.
     pub mode: u32,
-}
-
-/// One edit of an Edit or MultiEdit call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GenEdit {
-    /// `old_string`.
-    pub old: String,
-    /// `new_string`.
-    pub new: String,
-    /// `replace_all` (sent only when true).
-    pub replace_all: bool,
 }
 
 /// One step of a generated case.
@@ -174,16 +165,6 @@ pub fn from_seed(seed: u64, allowed: &Allowed) -> GenCase {
         hardlinks: Vec::new(),
         steps: Vec::new(),
     })
-}
-
-/// What the generator believes a file holds now, to cut the next `old_string` from.
-pub(crate) struct Guess {
-    /// Case path of the file.
-    pub(crate) path: String,
-    /// Its text as the generator guesses it (the LF view).
-    pub(crate) text: String,
-    /// Its encoding.
-    pub(crate) encoding: Encoding,
 }
 
 /// Generates one case from `u`, using only what `allowed` declares.

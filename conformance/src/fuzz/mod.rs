@@ -29,6 +29,7 @@ pub mod compare;
 pub mod dialects;
 mod edits;
 pub mod gen;
+mod gen_edit;
 pub mod known;
 pub mod notebook;
 pub mod observe;

@@ -1,8 +1,8 @@
-//! The matrix as one self-contained HTML page: totals per level, per class and level (data
-//! first) with bars, the SVG chart of data-class pass rates inline, and the grid of cases with
-//! each failure's classes in its cell.
+//! The matrix as one self-contained HTML page: each tool's verdict first, then totals per level,
+//! per class and level (data first) with bars, the SVG chart of data-class pass rates inline,
+//! and the grid of cases with each failure's classes and its maintainers' notes in its cell.
 
-use super::Matrix;
+use super::{Matrix, Note};
 use crate::case::{Class, Level};
 use crate::report::html_escape as esc;
 use crate::run::Status;
@@ -34,6 +34,21 @@ impl Matrix<'_> {
         }
         h.push_str("<span class=\"s none\">not run</span></p>\n");
 
+        h.push_str(
+            "<h2>Verdicts</h2>\n<table class=\"totals\" id=\"verdicts\">\n<thead><tr><th></th>",
+        );
+        for c in &self.columns {
+            let _ = write!(h, "<th>{}</th>", esc(c));
+        }
+        h.push_str("</tr></thead>\n<tbody>\n");
+        for (label, cells) in self.verdict_rows() {
+            let _ = write!(h, "<tr><th>{}</th>", esc(&label));
+            for c in cells {
+                let _ = write!(h, "<td>{}</td>", esc(&c));
+            }
+            h.push_str("</tr>\n");
+        }
+        h.push_str("</tbody>\n</table>\n");
         h.push_str("<h2>Totals</h2>\n<table class=\"totals\">\n<thead><tr><th>level</th>");
         for c in &self.columns {
             let _ = write!(h, "<th>{}</th>", esc(c));
@@ -113,16 +128,28 @@ impl Matrix<'_> {
                     match self.cell(col, id) {
                         Some(c) => {
                             let classes = Self::classes_of(c);
-                            let shown = if classes.is_empty() {
+                            let mut shown = if classes.is_empty() {
                                 String::new()
                             } else {
                                 format!("<br><small>{}</small>", esc(&classes))
                             };
+                            let mut title = c.reason.clone();
+                            match self.note(col, id) {
+                                Some(Note::Bug(url)) => shown.push_str(&format!(
+                                    "<br><small><a href=\"{}\">bug</a></small>",
+                                    esc(url)
+                                )),
+                                Some(Note::NotApplicable(why)) => {
+                                    shown.push_str("<br><small>n/a</small>");
+                                    title = format!("not applicable: {why} — {title}");
+                                }
+                                None => {}
+                            }
                             let _ = write!(
                                 h,
                                 "<td class=\"s {}\" title=\"{}\">{}{shown}</td>",
                                 c.status.as_str(),
-                                esc(&c.reason),
+                                esc(&title),
                                 c.status.as_str()
                             );
                         }
@@ -132,7 +159,29 @@ impl Matrix<'_> {
                 h.push_str("</tr>\n");
             }
         }
-        h.push_str("</tbody>\n</table>\n</body>\n</html>\n");
+        h.push_str("</tbody>\n</table>\n");
+        let notes = self.all_notes();
+        if !notes.is_empty() {
+            h.push_str("<h2>Notes of the tools' maintainers</h2>\n<p>Shown beside the case; they change no verdict.</p>\n<ul class=\"notes\">\n");
+            for (tool, id, note) in notes {
+                let said = match note {
+                    Note::Bug(url) => format!(
+                        "the tool's bug report: <a href=\"{}\">{}</a>",
+                        esc(url),
+                        esc(url)
+                    ),
+                    Note::NotApplicable(why) => format!("not applicable: {}", esc(why)),
+                };
+                let _ = writeln!(
+                    h,
+                    "<li><b>{}</b> — <code>{}</code>: {said}</li>",
+                    esc(tool),
+                    esc(id)
+                );
+            }
+            h.push_str("</ul>\n");
+        }
+        h.push_str("</body>\n</html>\n");
         h
     }
 }

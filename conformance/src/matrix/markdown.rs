@@ -1,7 +1,8 @@
-//! The matrix as Markdown: totals per level, per class and level (data first) and
-//! certification, then one row per case with the classes each failure touched.
+//! The matrix as Markdown: each tool's verdict first (overall, what it offers, each class, what
+//! ran), then totals per level, per class and level (data first) and certification, then one
+//! row per case with the classes each failure touched and its maintainers' notes.
 
-use super::Matrix;
+use super::{Matrix, Note};
 use crate::case::{Class, Level};
 use crate::report::md_cell;
 use crate::run::Status;
@@ -13,9 +14,10 @@ impl Matrix<'_> {
         let mut m = String::from("# Conformance matrix\n\n");
         let _ = writeln!(
             m,
-            "Corpus {}. Per class, `held/judged`: **data** (bytes and metadata on disk), **contract** (codes and result fields), **presentation** (Read's text form); `?` for a report made before classes.\n",
+            "Corpus {}. Each tool is judged for the tools it offers: a case that needs a tool it does not offer counts against no level. Per class, `held/judged`: **data** (damage: bytes or metadata on disk neither as expected nor as before, files created or removed), **capability** (a refusal where the spec says to act, every file left as it was), **contract** (codes by family, result fields the tool declares), **presentation** (Read's text form); `?` for a report made before classes.\n",
             self.corpus_versions()
         );
+        self.verdict_table(&mut m);
         m.push_str("| level |");
         for c in &self.columns {
             let _ = write!(m, " {} |", md_cell(c));
@@ -93,7 +95,7 @@ impl Matrix<'_> {
                 let level = self.rows[id].1.as_deref().unwrap_or("?");
                 let _ = write!(m, "| `{id}` | {level} |");
                 for col in 0..self.columns.len() {
-                    let s = match self.cell(col, id) {
+                    let mut s = match self.cell(col, id) {
                         Some(c) if matches!(c.status, Status::Pass | Status::Differs) => {
                             c.status.to_string()
                         }
@@ -101,11 +103,48 @@ impl Matrix<'_> {
                         Some(c) => format!("**{}** ({})", c.status, Self::classes_of(c)),
                         None => "—".into(),
                     };
+                    match self.note(col, id) {
+                        Some(Note::Bug(url)) => s.push_str(&format!(" · [bug]({url})")),
+                        Some(Note::NotApplicable(_)) => s.push_str(" · n/a"),
+                        None => {}
+                    }
                     let _ = write!(m, " {s} |");
                 }
                 m.push('\n');
             }
         }
+        let notes = self.all_notes();
+        if !notes.is_empty() {
+            m.push_str("\n## Notes of the tools' maintainers\n\nShown beside the case; they change no verdict.\n\n");
+            for (tool, id, note) in notes {
+                let said = match note {
+                    Note::Bug(url) => format!("the tool's bug report: <{url}>"),
+                    Note::NotApplicable(why) => format!("not applicable: {}", md_cell(why)),
+                };
+                let _ = writeln!(m, "- **{}** — `{id}`: {said}", md_cell(tool));
+            }
+        }
         m
+    }
+
+    /// The verdict rows as a table of their own (see [`Matrix::verdict_rows`]).
+    pub(super) fn verdict_table(&self, m: &mut String) {
+        m.push_str("| |");
+        for c in &self.columns {
+            let _ = write!(m, " {} |", md_cell(c));
+        }
+        m.push_str("\n|---|");
+        for _ in &self.columns {
+            m.push_str("---|");
+        }
+        m.push('\n');
+        for (label, cells) in self.verdict_rows() {
+            let _ = write!(m, "| **{label}** |");
+            for c in cells {
+                let _ = write!(m, " {} |", md_cell(&c));
+            }
+            m.push('\n');
+        }
+        m.push('\n');
     }
 }

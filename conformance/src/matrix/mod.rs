@@ -1,6 +1,9 @@
 //! The cross-implementation matrix (`editref conform matrix`): several `report.json` files side
-//! by side, rows = cases grouped by area, columns = implementations, plus per-level totals,
-//! overall and per failure class (data first).
+//! by side, rows = cases grouped by area, columns = implementations. Each column's verdict leads
+//! (overall and per failure class, data first, for the tools it offers, with the corpus, the
+//! manifest, the tool's version and the date of its run), then per-level totals, then the
+//! cases, with what the tool's maintainers noted on them (`notes.rs`: a bug report, or why a
+//! case does not apply).
 //!
 //! Written as Markdown (`markdown.rs`, for READMEs and job summaries), as one self-contained HTML
 //! page (`html.rs`, inline CSS, no scripts or external files) that can be attached to a release
@@ -12,10 +15,12 @@
 
 mod html;
 mod markdown;
+mod notes;
 mod readme;
 mod svg;
 mod telling;
 
+pub use notes::{Note, Notes};
 pub use readme::TELLING;
 pub use telling::Telling;
 
@@ -37,6 +42,8 @@ pub struct Matrix<'a> {
     /// Per column, the benchmark run beside its report (`bench.json`), if any: the latency
     /// rows come from it.
     bench: Vec<Option<crate::bench::report::BenchReport>>,
+    /// Per column, the notes of its maintainers (`notes.txt` beside its report).
+    notes: Vec<Notes>,
 }
 
 /// The workloads whose median latency the matrix shows, with their row labels.
@@ -76,7 +83,121 @@ impl<'a> Matrix<'a> {
             cells,
             not_run: Vec::new(),
             bench: Vec::new(),
+            notes: Vec::new(),
         }
+    }
+
+    /// Adds the notes of each column (in column order; empty where there are none).
+    pub fn with_notes(mut self, notes: Vec<Notes>) -> Self {
+        self.notes = notes;
+        self
+    }
+
+    /// The note on case `id` of column `col`, if its maintainers wrote one.
+    fn note(&self, col: usize, id: &str) -> Option<&Note> {
+        self.notes.get(col).and_then(|n| n.get(id))
+    }
+
+    /// Every note of every column, as (column, case, note), column by column.
+    fn all_notes(&self) -> Vec<(&str, &str, &Note)> {
+        self.notes
+            .iter()
+            .enumerate()
+            .flat_map(|(col, n)| {
+                n.iter()
+                    .map(move |(id, note)| (self.columns[col].as_str(), id.as_str(), note))
+            })
+            .collect()
+    }
+
+    /// The rows that lead every form of the matrix, one cell per column: the verdict, the tools
+    /// offered and not, each class at core (data first), and what ran — corpus and manifest,
+    /// the tool's name and version as it reported them (the column's label may be a package's
+    /// pinned version), the date, and a re-judging when there was one.
+    fn verdict_rows(&self) -> Vec<(String, Vec<String>)> {
+        let cells = |f: &dyn Fn(usize, &Report) -> String| -> Vec<String> {
+            self.reports
+                .iter()
+                .enumerate()
+                .map(|(c, r)| f(c, r))
+                .collect()
+        };
+        let mut rows = vec![
+            (
+                "verdict".to_string(),
+                cells(&|_, r| {
+                    let base = match &r.certification.highest {
+                        Some(l) => format!("certified {l}"),
+                        None => "not certified".to_string(),
+                    };
+                    if r.safe_not_capable() {
+                        format!("{base}: safe, not capable")
+                    } else {
+                        base
+                    }
+                }),
+            ),
+            (
+                "offers".to_string(),
+                cells(&|_, r| {
+                    let s = r.surface();
+                    if s.offered.is_empty() {
+                        "—".into()
+                    } else {
+                        s.offered.join(", ")
+                    }
+                }),
+            ),
+            (
+                "not offered".to_string(),
+                cells(&|_, r| {
+                    let s = r.surface();
+                    if s.not_offered.is_empty() {
+                        "—".into()
+                    } else {
+                        s.not_offered.join(", ")
+                    }
+                }),
+            ),
+        ];
+        for class in Class::ALL {
+            rows.push((
+                format!("{class} (core)"),
+                cells(&|col, _| match self.class_totals(col, class, Level::Core) {
+                    None => "?".into(),
+                    Some((held, judged)) => match self.class_certified(col, class).as_str() {
+                        "—" => format!("not certified ({held}/{judged})"),
+                        "?" => format!("? ({held}/{judged})"),
+                        l => format!("certified {l} ({held}/{judged})"),
+                    },
+                }),
+            ));
+        }
+        rows.push((
+            "corpus (manifest)".to_string(),
+            cells(&|_, r| {
+                format!(
+                    "{} ({})",
+                    r.corpus.version,
+                    r.corpus.manifest_sha256.get(..12).unwrap_or_default()
+                )
+            }),
+        ));
+        rows.push((
+            "as it names itself".to_string(),
+            cells(&|_, r| format!("{} {}", r.implementation.name, r.implementation.version)),
+        ));
+        rows.push((
+            "run".to_string(),
+            cells(&|_, r| {
+                let day = r.started.get(..10).unwrap_or(&r.started).to_string();
+                match &r.rejudged {
+                    Some(j) => format!("{day}, judged again by corpus {} rules", j.rules),
+                    None => day,
+                }
+            }),
+        ));
+        rows
     }
 
     /// Adds the benchmark run of each column (in column order; `None` where there is none).
@@ -276,13 +397,68 @@ mod tests {
         );
         assert!(section.contains("| area | t 1 |"), "{section}");
         assert!(section.contains("| edit |"), "{section}");
-        assert!(section.contains("| **data** (core) |"), "{section}");
+        // The verdict leads, data first, before the areas.
+        assert!(
+            section.contains("| **verdict** | not certified |\n| **offers** | — |"),
+            "{section}"
+        );
+        assert!(
+            section.contains("| **data (core)** | not certified (1/2) |\n| **capability (core)** | certified core (2/2) |"),
+            "{section}"
+        );
+        assert!(
+            section.find("**verdict**") < section.find("| area |"),
+            "{section}"
+        );
+        assert!(
+            section.contains("| **corpus (manifest)** | 0.1.0 (abababababab) |"),
+            "{section}"
+        );
+        assert!(
+            section.contains("| **as it names itself** | t 1 |\n| **run** | 1970-01-01 |"),
+            "{section}"
+        );
         assert!(
             section.contains("- **Broken Tool** — install failed"),
             "{section}"
         );
         assert!(section.contains("![Data kept per area and tool](docs/matrix/matrix.svg)"));
         assert!(section.contains("### The most telling failures"));
+    }
+
+    #[test]
+    fn a_peers_notes_are_shown_beside_the_case_and_change_no_verdict() {
+        let reports = [sample()];
+        let notes = Notes::parse(
+            "edit/b<&> bug https://example.org/issues/7\neol/c n/a the tool has no CRLF files to meet\n",
+        )
+        .unwrap();
+        let plain = Matrix::new(&reports).markdown();
+        let m = Matrix::new(&reports).with_notes(vec![notes]);
+        let md = m.markdown();
+        assert!(
+            md.contains("| `edit/b<&>` | core | **fail** (data, contract) · [bug](https://example.org/issues/7) |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| `eol/c` | extended | **skip** · n/a |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- **t 1** — `eol/c`: not applicable: the tool has no CRLF files to meet"),
+            "{md}"
+        );
+        let verdicts = |t: &str| t[..t.find("| level |").unwrap()].to_string();
+        assert_eq!(verdicts(&md), verdicts(&plain), "no verdict changes");
+        let html = m.html();
+        assert!(
+            html.contains("<a href=\"https://example.org/issues/7\">bug</a>"),
+            "{html}"
+        );
+        assert!(html.contains("title=\"not applicable: the tool has no CRLF files to meet"));
+        assert!(m
+            .readme_section("d")
+            .contains("[the tool's bug report](https://example.org/issues/7)"));
     }
 
     #[test]

@@ -32,9 +32,12 @@ impl Report {
         let _ = writeln!(h, "<h1>Conformance: {}</h1>", esc(&self.label()));
         let _ = writeln!(
             h,
-            "<p class=\"meta\">Corpus {} ({} cases), editref conform {}, protocol {}, {}-{}, started {}, {:.1} s. Implementation started with <code>{}</code>.</p>",
+            "<p class=\"meta\">Corpus {} ({} cases, manifest <code>{}</code>), {} {}, editref conform {}, protocol {}, {}-{}, started {}, {:.1} s. Implementation started with <code>{}</code>.</p>",
             esc(&self.corpus.version),
             self.corpus.cases,
+            esc(self.corpus.manifest_sha256.get(..12).unwrap_or_default()),
+            esc(&self.implementation.name),
+            esc(&self.implementation.version),
             esc(&self.harness.version),
             self.harness.protocol,
             esc(&self.platform.os),
@@ -43,10 +46,12 @@ impl Report {
             self.duration_ms as f64 / 1000.0,
             esc(&self.implementation.command)
         );
-        let (class, cert) = match &self.certification.highest {
-            Some(l) => ("yes", format!("Certified: {l}.")),
-            None => ("no", "Not certified.".to_string()),
+        let class = if self.certification.highest.is_some() {
+            "yes"
+        } else {
+            "no"
         };
+        let cert = format!("{}.", self.headline());
         let _ = write!(
             h,
             "<p class=\"cert {class}\" id=\"certification\">{}",
@@ -59,8 +64,8 @@ impl Report {
             let _ = write!(h, " {}", esc(note));
         }
         h.push_str("</p>\n");
-        self.totals_table(&mut h);
         self.classes_table(&mut h);
+        self.totals_table(&mut h);
         self.filters(&mut h, attention);
         h.push_str(
             "<table id=\"cases\">\n<thead><tr><th>case</th><th>level</th><th>status</th><th>classes</th><th>reason</th></tr></thead>\n<tbody>\n",

@@ -7,9 +7,11 @@
 //! crash, timeout and xpass are failures, harness_error is an error, skip and xfail are skipped,
 //! and pass and differs pass. A `differs` case is a passed test case that says so, in a
 //! property (`editref.status` = `differs`) and in its `<system-out>`: dashboards show it green,
-//! (A failure names the classes that failed in its `type`, `fail: data, contract`, and in the
-//! property `editref.classes`.)
-//! as certification treats it, and a reader still finds the difference.
+//! as certification treats it, and a reader still finds the difference. A failure names the
+//! classes that failed in its `type`, `fail: data, contract`, and in the property
+//! `editref.classes`. The first suite, `verdict`, holds no test: its properties state the
+//! verdict (overall and per class), the surface, and the corpus, manifest, implementation and
+//! date of the run.
 
 use super::Report;
 use crate::run::{CaseRecord, Status};
@@ -49,6 +51,43 @@ impl Report {
             secs(self.duration_ms),
             xml(&self.started),
         );
+        // The verdict leads: a suite of no tests whose properties state it, per class, and
+        // what ran (corpus, manifest, implementation, date).
+        x.push_str("  <testsuite name=\"verdict\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n    <properties>\n");
+        let mut props = vec![("editref.verdict".to_string(), self.headline())];
+        for c in &self.classes {
+            let v = c
+                .certified
+                .highest
+                .as_ref()
+                .map_or("not certified".to_string(), |l| format!("certified {l}"));
+            props.push((format!("editref.class.{}", c.class), v));
+        }
+        props.extend([
+            ("editref.surface".to_string(), self.surface().describe()),
+            ("editref.corpus".to_string(), self.corpus.version.clone()),
+            (
+                "editref.manifest_sha256".to_string(),
+                self.corpus.manifest_sha256.clone(),
+            ),
+            (
+                "editref.implementation".to_string(),
+                format!(
+                    "{} {}",
+                    self.implementation.name, self.implementation.version
+                ),
+            ),
+            ("editref.started".to_string(), self.started.clone()),
+        ]);
+        for (name, value) in props {
+            let _ = writeln!(
+                x,
+                "      <property name=\"{}\" value=\"{}\"/>",
+                xml(&name),
+                xml(&value)
+            );
+        }
+        x.push_str("    </properties>\n  </testsuite>\n");
         for (area, cases) in &by_area {
             let _ = writeln!(
                 x,

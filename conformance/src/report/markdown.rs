@@ -17,12 +17,45 @@ impl Report {
     pub fn summary_md(&self) -> String {
         let mut m = String::new();
         let _ = writeln!(m, "# Conformance: {}\n", self.label());
+        // The verdict first: overall, for the surface, then each class.
+        let surface = self.surface().describe();
+        let cert = match &self.certification.highest {
+            Some(l) => format!("**Certified {l}** for {surface}."),
+            None => format!("**Not certified** for {surface}."),
+        };
+        let _ = writeln!(m, "{cert}");
+        if self.safe_not_capable() {
+            let _ = writeln!(
+                m,
+                "**Safe, not capable:** it damaged no file, and refused what the spec says to do."
+            );
+        }
+        if let Some(note) = &self.certification.note {
+            let _ = writeln!(m, "{note}");
+        }
+        if self.has_classes() {
+            m.push('\n');
+            for c in &self.classes {
+                let verdict = match &c.certified.highest {
+                    Some(l) => format!("certified {l}"),
+                    None => "not certified".into(),
+                };
+                let _ = writeln!(
+                    m,
+                    "- **{}: {verdict}** ({} core)",
+                    c.class,
+                    counts_cell(c, Level::Core)
+                );
+            }
+        }
         let _ = writeln!(
             m,
-            "Corpus {} ({} cases, manifest `{}`), editref conform {}, protocol {}, {}-{}, started {}, {:.1} s.\n",
+            "\nCorpus {} ({} cases, manifest `{}`), {} {}, editref conform {}, protocol {}, {}-{}, started {}, {:.1} s.",
             self.corpus.version,
             self.corpus.cases,
             short_hash(&self.corpus.manifest_sha256),
+            self.implementation.name,
+            self.implementation.version,
             self.harness.version,
             self.harness.protocol,
             self.platform.os,
@@ -30,16 +63,22 @@ impl Report {
             self.started,
             self.duration_ms as f64 / 1000.0
         );
-        let cert = match &self.certification.highest {
-            Some(l) => format!("**Certified: {l}.**"),
-            None => "**Not certified.**".to_string(),
-        };
-        let _ = writeln!(m, "{cert}");
-        if let Some(note) = &self.certification.note {
-            let _ = writeln!(m, " {note}");
-        }
-        if let Some(line) = self.classes_line() {
-            let _ = writeln!(m, "\nBy class — {line}.");
+        if let Some(r) = &self.rejudged {
+            let _ = writeln!(
+                m,
+                "\nJudged again by {} under the rules of corpus {}: {} cases changed verdict{}.",
+                r.by,
+                r.rules,
+                r.changed,
+                if r.unsettled.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} kept their earlier class, the evidence kept being too short to judge them again",
+                        r.unsettled.len()
+                    )
+                }
+            );
         }
         m.push('\n');
         let levels: Vec<Option<Level>> = Level::ALL
@@ -82,7 +121,7 @@ impl Report {
             let _ = writeln!(m, " {total} |");
         }
         if self.has_classes() {
-            m.push_str("\n## By class\n\nEvery check has a class: **data** (the bytes and metadata on disk), **contract** (codes, `ok`, result fields a caller relies on), **presentation** (Read's text form). A case holds a class when no check of it failed; `held/judged` per level.\n\n| class | core | extended | implementation-defined | certified |\n|---|---:|---:|---:|---|\n");
+            m.push_str("\n## By class\n\nEvery check has a class: **data** (damage: bytes or metadata on disk neither as expected nor as before, files created or removed), **capability** (a refusal where the spec says to act, every file left as it was), **contract** (codes by family, `ok`, result fields the tool declares), **presentation** (Read's text form). A case holds a class when no check of it failed; `held/judged` per level; cases that need a tool not offered count for none.\n\n| class | core | extended | implementation-defined | certified |\n|---|---:|---:|---:|---|\n");
             for c in &self.classes {
                 let _ = write!(m, "| {} |", c.class);
                 for l in Level::ALL {

@@ -27,7 +27,7 @@ pub(crate) use html::CSS as HTML_CSS;
 pub use junit::xml;
 pub use markdown::md_cell;
 pub use model::{
-    Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Report, Selection,
+    Certification, CorpusInfo, HarnessInfo, ImplInfo, Platform, Rejudged, Report, Selection,
     OLDEST_SCHEMA_VERSION, SCHEMA_VERSION,
 };
 pub use time::rfc3339;
@@ -56,6 +56,22 @@ impl Report {
         std::fs::write(dir.join("summary.md"), self.summary_md())?;
         std::fs::write(dir.join("report.html"), self.html())?;
         Ok(())
+    }
+
+    /// The text of one of [`Report::FILES`] (`None` for another name).
+    pub fn render(&self, file: &str) -> Option<String> {
+        Some(match file {
+            "report.json" => {
+                let mut json = serde_json::to_string_pretty(self).ok()?;
+                json.push('\n');
+                json
+            }
+            "junit.xml" => self.junit(),
+            "report.tap" => self.tap(),
+            "summary.md" => self.summary_md(),
+            "report.html" => self.html(),
+            _ => return None,
+        })
     }
 }
 
@@ -108,20 +124,43 @@ mod tests {
             m.contains("| data | 1/2 | 1/1 (1 unjudged) | 1/1 | — |"),
             "{m}"
         );
-        assert!(m.contains("By class — data: not certified;"), "{m}");
-        let h = r.html();
-        assert!(h.contains("<table class=\"totals\" id=\"classes\">"), "{h}");
-        assert!(h.contains("data-classes=\"data contract\""), "{h}");
-        assert!(j.contains("type=\"fail: data, contract\""), "{j}");
+        // The verdict leads, data first, and names the surface and what ran.
         assert!(
-            j.contains("<property name=\"editref.classes\" value=\"data,contract\"/>"),
+            m.starts_with(
+                "# Conformance: t 1\n\n**Not certified** for no tool (not offered: Read,"
+            ),
+            "{m}"
+        );
+        assert!(
+            m.contains("\n- **data: not certified** (1/2 core)\n- **capability: certified core**"),
+            "{m}"
+        );
+        assert!(
+            m.find("**data: not certified**") < m.find("| status |"),
+            "{m}"
+        );
+        assert!(
+            m.contains("manifest `abababababab`), t 1, editref conform"),
+            "{m}"
+        );
+        assert!(j.contains("<testsuite name=\"verdict\" tests=\"0\""), "{j}");
+        assert!(j.find("name=\"verdict\"") < j.find("name=\"edit\""), "{j}");
+        assert!(
+            j.contains("<property name=\"editref.class.data\" value=\"not certified\"/>"),
             "{j}"
         );
         assert!(
-            m.contains("| data | 1/2 | 1/1 (1 unjudged) | 1/1 | — |"),
-            "{m}"
+            j.contains("<property name=\"editref.manifest_sha256\" value=\"abab"),
+            "{j}"
         );
-        assert!(m.contains("By class — data: not certified;"), "{m}");
+        assert!(t.contains("\n# Not certified for no tool"), "{t}");
+        assert!(t.contains("manifest abab"), "{t}");
+        let h = r.html();
+        assert!(
+            h.find("id=\"classes\"") < h.find("<table class=\"totals\">"),
+            "{h}"
+        );
+        assert!(h.contains("Not certified for no tool"), "{h}");
         let h = r.html();
         assert!(h.contains("<table class=\"totals\" id=\"classes\">"), "{h}");
         assert!(h.contains("data-classes=\"data contract\""), "{h}");

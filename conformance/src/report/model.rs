@@ -9,6 +9,7 @@
 //! harness reads reports without them.
 
 use crate::run::{CaseRecord, ClassResult, Status};
+use crate::surface::Surface;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -111,7 +112,8 @@ pub struct Selection {
     /// `--rerun-failed`: the report whose failing cases were run again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rerun_failed: Option<String>,
-    /// `--require`: the level whose certification decides the exit status.
+    /// `--require`: the gates that decide the exit status (`core`, `data:core`, …), comma
+    /// separated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub require: Option<String>,
 }
@@ -130,6 +132,23 @@ pub struct Certification {
     pub note: Option<String>,
 }
 
+/// How an earlier report was judged again under newer rules (`editref conform rejudge`): by
+/// which harness and corpus, and what the evidence it kept could not settle.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Rejudged {
+    /// The harness that judged it again (`editref conform 0.1.0`).
+    pub by: String,
+    /// The corpus version whose rules it was judged by (the cases themselves are those of the
+    /// run, as `corpus` names them).
+    pub rules: String,
+    /// Cases whose verdict changed.
+    pub changed: usize,
+    /// What could not be judged again from the evidence kept, one line per case: those keep
+    /// the class they had.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsettled: Vec<String>,
+}
+
 /// The canonical record of one run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -141,6 +160,23 @@ pub struct Report {
     pub corpus: CorpusInfo,
     /// The implementation.
     pub implementation: ImplInfo,
+    /// The verdict in one line, for the tool surface it declared, as every format leads with it
+    /// ([`Report::headline`]); absent from reports made before it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub verdict: String,
+    /// The tools the implementation offers and does not: the surface its verdict is for.
+    /// Absent from older reports; [`Report::surface`] then reads it from the features.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surface: Option<Surface>,
+    /// Certification.
+    pub certification: Certification,
+    /// Results per failure class, data first: counts per level and certification of each
+    /// class apart. Absent from reports made before classes, whose failures have no classes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ClassResult>,
+    /// When the report was judged again under newer rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejudged: Option<Rejudged>,
     /// The platform.
     pub platform: Platform,
     /// Start, RFC 3339 UTC.
@@ -151,15 +187,9 @@ pub struct Report {
     pub selection: Selection,
     /// Counts per status.
     pub totals: BTreeMap<Status, usize>,
-    /// Certification.
-    pub certification: Certification,
     /// Why the run ended before every selected case ran (`--fail-fast`), when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped_early: Option<String>,
-    /// Results per failure class, data first: counts per level and certification of each
-    /// class apart. Absent from reports made before classes, whose failures have no classes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub classes: Vec<ClassResult>,
     /// One record per case, by id.
     pub cases: Vec<CaseRecord>,
 }
@@ -190,6 +220,13 @@ impl Report {
             report.totals = crate::run::totals(&report.cases);
         }
         Ok(report)
+    }
+
+    /// The tool surface the verdict is for: as recorded, or read from the declared features.
+    pub fn surface(&self) -> Surface {
+        self.surface
+            .clone()
+            .unwrap_or_else(|| Surface::of(&self.implementation.features))
     }
 
     /// Whether the report records failure classes (made by a harness that has them): without

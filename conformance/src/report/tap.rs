@@ -16,12 +16,16 @@ impl Report {
     pub fn tap(&self) -> String {
         let mut t = String::from("TAP version 14\n");
         let _ = writeln!(t, "1..{}", self.cases.len());
+        let _ = writeln!(t, "# {}", self.headline().replace('\n', " "));
         let _ = writeln!(
             t,
-            "# editref conform {} — {} — corpus {}",
+            "# editref conform {} — {} {} — corpus {}, manifest {} — started {}",
             self.harness.version,
-            self.label(),
-            self.corpus.version
+            self.implementation.name,
+            self.implementation.version,
+            self.corpus.version,
+            self.corpus.manifest_sha256,
+            self.started
         );
         for (i, c) in self.cases.iter().enumerate() {
             let n = i + 1;

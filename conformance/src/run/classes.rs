@@ -1,11 +1,13 @@
-//! Results per failure class: for data, contract and presentation apart, how many cases held
-//! at each level and which levels are certified — so "not certified" can say whether a tool
-//! loses data or only numbers Read's lines its own way.
+//! Results per failure class: for data, capability, contract and presentation apart, how many
+//! cases held at each level and which levels are certified — so "not certified" can say whether
+//! a tool loses data, refuses what it should do, or only numbers Read's lines its own way.
 //!
 //! A case *holds* a class when it ran to a verdict and no check of that class failed. A case
 //! that did not run to a verdict (skip, crash, timeout, harness error) holds no class and is
 //! counted apart, as is a failure recorded by a harness older than classes (its classes are
-//! unknown). The status of a case is not changed by any of this: a fail is a fail.
+//! unknown). A case that needs a tool the implementation does not offer counts for no class
+//! (see [`crate::surface`]). The status of a case is not changed by any of this: a fail is a
+//! fail.
 
 use super::{CaseRecord, Status};
 use crate::case::{Class, Level};
@@ -19,9 +21,12 @@ pub struct ClassCounts {
     pub pass: usize,
     /// Cases with a failing check of the class.
     pub fail: usize,
-    /// Cases without a verdict on the class: skipped, crashed, timed out, broken, or failed
-    /// with classes unknown.
+    /// Cases without a verdict on the class: skipped for a feature other than a tool,
+    /// crashed, timed out, broken, or failed with classes unknown.
     pub unjudged: usize,
+    /// Cases that need a tool the implementation does not offer: no verdict, and none needed.
+    #[serde(default)]
+    pub not_offered: usize,
 }
 
 /// Certification of one class, as for statuses: every case of the level and below holds it.
@@ -68,6 +73,10 @@ pub fn class_results(records: &[CaseRecord], complete: impl Fn(Level) -> bool) -
             for level in Level::ALL {
                 let mut counts = ClassCounts::default();
                 for r in records.iter().filter(|r| r.level() == Some(level)) {
+                    if r.out_of_surface() {
+                        counts.not_offered += 1;
+                        continue;
+                    }
                     match holds(r, class) {
                         Some(true) => counts.pass += 1,
                         Some(false) => counts.fail += 1,
@@ -77,10 +86,7 @@ pub fn class_results(records: &[CaseRecord], complete: impl Fn(Level) -> bool) -
                 levels.insert(level.as_str().to_string(), counts);
             }
             let reached = |level: Level| {
-                let mut relevant = records
-                    .iter()
-                    .filter(|r| r.level().is_none_or(|l| l <= level))
-                    .peekable();
+                let mut relevant = records.iter().filter(|r| r.counts_for(level)).peekable();
                 complete(level)
                     && relevant.peek().is_some()
                     && relevant.all(|r| holds(r, class) == Some(true))
@@ -128,7 +134,9 @@ mod tests {
             r.iter().map(|c| c.class).collect::<Vec<_>>(),
             Class::ALL.to_vec()
         );
-        let (data, contract, shown) = (&r[0], &r[1], &r[2]);
+        let (data, contract, shown) = (&r[0], &r[2], &r[3]);
+        assert_eq!(r[1].class, Class::Capability);
+        assert_eq!(r[1].certified.highest.as_deref(), Some("extended"));
         assert_eq!(data.certified.highest.as_deref(), Some("extended"));
         assert_eq!(contract.certified.highest.as_deref(), Some("core"));
         assert_eq!(shown.certified.highest, None);
@@ -137,7 +145,8 @@ mod tests {
             ClassCounts {
                 pass: 1,
                 fail: 1,
-                unjudged: 0
+                unjudged: 0,
+                not_offered: 0
             }
         );
         assert_eq!(data.levels["implementation-defined"].unjudged, 1);

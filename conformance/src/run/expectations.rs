@@ -73,6 +73,49 @@ impl Expectations {
     }
 }
 
+/// The statuses a known-failures file lists: the case did not do what it requires (fail,
+/// crash, timeout), or it already was a listed failure (xfail).
+pub const LISTED: [Status; 4] = [Status::Fail, Status::Crash, Status::Timeout, Status::Xfail];
+
+/// A known-failures file for `records` (as `toml-test -print-skip` writes one): `header` as
+/// comment lines, then one id per case whose status is in [`LISTED`], with its status, the
+/// classes that failed and the reason, cut to one line, as a comment. [`Expectations::parse`]
+/// reads it back as exactly those ids.
+pub fn known_failures(records: &[CaseRecord], header: &[String]) -> String {
+    let mut out = String::new();
+    for h in header {
+        out.push_str("# ");
+        out.push_str(h);
+        out.push('\n');
+    }
+    let listed: Vec<&CaseRecord> = records
+        .iter()
+        .filter(|r| LISTED.contains(&r.status))
+        .collect();
+    let width = listed.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    for r in listed {
+        let status = match r.status {
+            // A listed failure stays listed: say what it was.
+            Status::Xfail => "xfail".to_string(),
+            s => s.to_string(),
+        };
+        let classes: Vec<&str> = r.failed_classes.iter().map(|c| c.as_str()).collect();
+        let why = if classes.is_empty() {
+            status
+        } else {
+            format!("{status} ({})", classes.join(", "))
+        };
+        let reason: String = r
+            .reason
+            .replace(['\n', '\r', '#'], " ")
+            .chars()
+            .take(120)
+            .collect();
+        out.push_str(&format!("{:<width$}  # {why}: {reason}\n", r.id));
+    }
+    out
+}
+
 /// Applies an expectations list (convenience for callers holding an `Option`).
 pub fn apply_expectations(records: &mut [CaseRecord], e: Option<&Expectations>) {
     if let Some(e) = e {
@@ -130,5 +173,29 @@ mod tests {
             e.unknown(&known),
             vec!["edit/b", "edit/c", "edit/d", "edit/e"]
         );
+    }
+
+    #[test]
+    fn a_report_becomes_a_known_failures_file_that_reads_back() {
+        let mut data = rec("eol/a", "core", Status::Fail);
+        data.failed_classes = vec![crate::case::Class::Data];
+        data.reason = "a.txt: content differs # at byte 3\nmore".into();
+        let rs = vec![
+            data,
+            rec("edit/b", "core", Status::Pass),
+            rec("edit/c", "extended", Status::Crash),
+            rec("undo/d", "core", Status::Skip),
+            rec("path/e", "extended", Status::Xfail),
+            rec("read/f", "implementation-defined", Status::Differs),
+        ];
+        let text = known_failures(&rs, &["known failures of t 1".to_string()]);
+        assert!(text.starts_with("# known failures of t 1\n"), "{text}");
+        assert!(
+            text.contains("eol/a   # fail (data): a.txt: content differs   at byte 3 more\n"),
+            "{text}"
+        );
+        let back = Expectations::parse(&text).unwrap();
+        let ids: Vec<&str> = back.ids.iter().map(String::as_str).collect();
+        assert_eq!(ids, ["edit/c", "eol/a", "path/e"]);
     }
 }

@@ -20,7 +20,7 @@ mod tests_support;
 mod verdict;
 
 pub use classes::{class_results, holds, ClassCertification, ClassCounts, ClassResult};
-pub use expectations::{apply_expectations, Expectations};
+pub use expectations::{apply_expectations, known_failures, Expectations};
 pub use pool::{BoxedAdapter, Flow, Pool};
 pub use record::{About, CaseRecord, Status};
 pub use runner::{
@@ -28,4 +28,4 @@ pub use runner::{
     RERUN_PATIENCE,
 };
 pub use select::{glob_match, selected};
-pub use verdict::{certification, exit_code, exit_code_for, fails_gate, highest, totals};
+pub use verdict::{certification, exit_code, exit_code_for, fails_gate, highest, totals, Gate};

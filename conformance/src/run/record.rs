@@ -124,6 +124,19 @@ pub struct CaseRecord {
     /// recorded by a harness older than classes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failed_classes: Vec<Class>,
+    /// For a skip: the features the case requires and the implementation did not declare. A
+    /// skip for a tool not offered (see [`crate::surface`]) does not count against any level;
+    /// a skip for any other feature does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_declared: Vec<String>,
+    /// The tool the implementation declared but answered it does not have ("unknown tool"): a
+    /// harness error, and no verdict for the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_not_offered: Option<String>,
+    /// What re-judging an earlier report under newer rules changed in this record, one line
+    /// each (see [`crate::rejudge`]); empty for a record judged when it ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rejudged: Vec<String>,
     /// The adapter's stderr during the case, when captured and not empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
@@ -229,6 +242,9 @@ impl CaseRecord {
             diff: None,
             more: Vec::new(),
             failed_classes: Vec::new(),
+            not_declared: Vec::new(),
+            tool_not_offered: None,
+            rejudged: Vec::new(),
             stderr: None,
             about: None,
             rerun: None,
@@ -258,6 +274,9 @@ impl CaseRecord {
             diff: None,
             more: b.errors.iter().skip(1).map(|e| e.to_string()).collect(),
             failed_classes: Vec::new(),
+            not_declared: Vec::new(),
+            tool_not_offered: None,
+            rejudged: Vec::new(),
             stderr: None,
             about: None,
             rerun: None,
@@ -267,6 +286,38 @@ impl CaseRecord {
     /// The level, parsed.
     pub fn level(&self) -> Option<Level> {
         self.level.as_deref().and_then(Level::parse)
+    }
+
+    /// For a skip, the features the implementation did not declare: [`Self::not_declared`], or
+    /// for a record made before the field, what its reason names (`requires a, b (not
+    /// declared)`). Empty for any other status.
+    pub fn missing_features(&self) -> Vec<String> {
+        if self.status != Status::Skip {
+            return Vec::new();
+        }
+        if !self.not_declared.is_empty() {
+            return self.not_declared.clone();
+        }
+        self.reason
+            .strip_prefix("requires ")
+            .and_then(|r| r.strip_suffix(" (not declared)"))
+            .map(|list| list.split(", ").map(str::to_string).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether the record counts toward the certification of `level`: a case of that level or
+    /// below (or one that could not be loaded) that does not need a tool the implementation
+    /// does not offer.
+    pub fn counts_for(&self, level: Level) -> bool {
+        self.level().is_none_or(|l| l <= level) && !self.out_of_surface()
+    }
+
+    /// Whether the case needs a tool the implementation does not offer: a skip for a surface
+    /// feature ([`crate::surface::is_surface`]). Such a case counts against no level.
+    pub fn out_of_surface(&self) -> bool {
+        self.missing_features()
+            .iter()
+            .any(|f| crate::surface::is_surface(f))
     }
 
     /// The record with the evidence of `f`, at `step` when the failure is a step's.

@@ -7,8 +7,8 @@
 //! afterwards, by the caller, so that a case runs the same whether or not it is listed.
 
 use super::{About, CaseRecord, Status};
-use crate::adapter::{Adapter, AdapterError};
-use crate::case::{Case, Level, Step};
+use crate::adapter::{Adapter, AdapterError, Reply};
+use crate::case::{Case, Class, Expect, Level, Step};
 use crate::check::{self, CallCheck, Failure, ReadFormat};
 use crate::sandbox::Sandbox;
 use serde_json::Value;
@@ -43,6 +43,44 @@ pub fn absolutize(input: &Value, sandbox: &Path) -> Value {
         }
     }
     input
+}
+
+/// The words of a reply that says the tool does not exist, as adapters and servers put it.
+const NO_SUCH_TOOL: [&str; 4] = [
+    "unknown tool",
+    "unsupported tool",
+    "no such tool",
+    "tool not found",
+];
+
+/// A harness error when the implementation answers a call of a tool it declared with "there is
+/// no such tool" (the protocol's code `unknown_tool`, or those words in the message): its
+/// declaration is wrong, and the run has no verdict.
+fn not_offered(case: &Case, step: usize, tool: &str, reply: &Reply) -> Option<CaseRecord> {
+    let Reply::Err(e) = reply else {
+        return None;
+    };
+    let code = e.get("code").and_then(Value::as_str).unwrap_or("");
+    let message = e
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_lowercase();
+    if code != "unknown_tool" && !NO_SUCH_TOOL.iter().any(|w| message.contains(w)) {
+        return None;
+    }
+    let feature = crate::surface::feature_of_tool(tool).unwrap_or(tool);
+    let mut rec = CaseRecord::new(
+        case,
+        Status::HarnessError,
+        format!(
+            "step {step} ({tool}): the implementation declares {feature} but answered that it has no tool {tool} ({}); declare only the tools it offers",
+            reply.to_json()["error"]
+        ),
+    );
+    rec.step = Some(step);
+    rec.tool_not_offered = Some(tool.to_string());
+    Some(rec)
 }
 
 /// The record of a case the adapter crashed or timed out in, at `step` when it was a step.
@@ -126,11 +164,13 @@ pub fn run_case_with(
     let started = Instant::now();
     let missing = missing_features(case, features);
     if !missing.is_empty() {
-        return CaseRecord::new(
+        let mut rec = CaseRecord::new(
             case,
             Status::Skip,
             format!("requires {} (not declared)", missing.join(", ")),
         );
+        rec.not_declared = missing;
+        return rec;
     }
     let made = match &opts.keep {
         Keep::Named(dir) => Sandbox::named(&dir.join(&case.id)),
@@ -141,7 +181,7 @@ pub fn run_case_with(
         Err(e) => return with_about(CaseRecord::new(case, Status::HarnessError, e), case),
     };
     adapter.set_case_timeout(case.timeout);
-    let mut rec = run_in(adapter, case, &mut sb, opts.read_format);
+    let mut rec = run_in(adapter, case, &mut sb, opts.read_format, features);
     adapter.set_case_timeout(None);
     if case.level == Level::ImplementationDefined && rec.status == Status::Fail {
         rec.status = Status::Differs;
@@ -244,6 +284,7 @@ fn run_in(
     case: &Case,
     sb: &mut Sandbox,
     read_format: ReadFormat,
+    features: &[String],
 ) -> CaseRecord {
     let pass = CaseRecord::new(case, Status::Pass, "");
     if let Err(e) = sb.build(&case.files) {
@@ -259,6 +300,8 @@ fn run_in(
     }
     let mut seq = 0;
     let mut problems: Vec<(Option<usize>, Failure)> = Vec::new();
+    // Whether the tool refused a call the case expects to succeed.
+    let mut refused = false;
     let mut cut_short: Option<String> = None;
     for (i, step) in case.steps.iter().enumerate() {
         let n = i + 1;
@@ -275,11 +318,18 @@ fn run_in(
                     Err(e) if problems.is_empty() => return adapter_failure(pass, Some(n), e),
                     Err(e) => Err(format!("{label}: {e}")),
                     Ok(reply) => {
+                        if let Some(rec) = not_offered(case, n, tool, &reply) {
+                            let _ = adapter.case_end();
+                            return rec;
+                        }
                         let call = CallCheck {
                             class: *class,
                             read_format,
+                            features: Some(features),
                             ..CallCheck::new(tool, input, expect.as_ref())
                         };
+                        let wants_success = !matches!(expect, Some(Expect::Error { .. }));
+                        refused |= wants_success && matches!(reply, Reply::Err(_));
                         if let Err(f) = check::check_call(&label, &call, &reply) {
                             problems.push((Some(n), *f));
                         }
@@ -319,7 +369,18 @@ fn run_in(
             return adapter_failure(pass, None, e);
         }
     }
-    problems.extend(check::check_tree(case, sb).into_iter().map(|f| (None, f)));
+    problems.extend(check::check_tree(case, sb).into_iter().map(|mut f| {
+        // A file left as it was is no damage: the tool either said it could not (capability)
+        // or said it did (contract).
+        if f.untouched {
+            f.classes = vec![if refused {
+                Class::Capability
+            } else {
+                Class::Contract
+            }];
+        }
+        (None, f)
+    }));
     let mut problems = problems.into_iter();
     let Some((step, first)) = problems.next() else {
         return pass;
@@ -460,5 +521,64 @@ mod tests {
         );
         assert_eq!(r.status, Status::Skip);
         assert!(r.reason.contains("edit"));
+    }
+
+    /// A case whose Edit must change `a.txt` from "a" to "b".
+    fn edit_case() -> Case {
+        let text =
+            "id: edit/t\ntitle: t\nspec: [X-1]\nlevel: core\nrequires: [edit]\nsince: \"0.1.0\"\n\
+                    files:\n  a.txt: {text: \"a\"}\nsteps:\n  \
+                    - call: {tool: Edit, input: {file_path: a.txt, old_string: a, new_string: b}}\n\
+                    expect_files:\n  a.txt: {text: \"b\"}\n";
+        crate::load::parse_case("t", "edit/t.yaml", text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_file_left_as_it_was_is_no_damage() {
+        use crate::adapter::Reply;
+        use crate::case::Class;
+        let case = edit_case();
+        let features = vec!["edit".to_string()];
+        let run = |reply: Reply| {
+            let mut a = Scripted {
+                replies: vec![Ok(reply)],
+                started: 0,
+            };
+            run_case(&mut a, &features, &case, None, false)
+        };
+        // Refused, and the file is as it was: capability, never data.
+        let r = run(Reply::Err(
+            serde_json::json!({"code": "encoding", "message": "m"}),
+        ));
+        assert_eq!(r.status, Status::Fail);
+        assert_eq!(r.failed_classes, vec![Class::Capability], "{r:?}");
+        // "Done", and the file is as it was: the success did nothing — contract.
+        let r = run(Reply::Ok(serde_json::json!({})));
+        assert_eq!(r.failed_classes, vec![Class::Contract], "{r:?}");
+    }
+
+    #[test]
+    fn a_declared_tool_answered_as_unknown_is_a_harness_error() {
+        use crate::adapter::Reply;
+        let case = edit_case();
+        let features = vec!["edit".to_string()];
+        for error in [
+            serde_json::json!({"code": "unknown_tool", "message": "no"}),
+            serde_json::json!({"code": "invalid_input", "message": "Unknown tool: Edit"}),
+        ] {
+            let mut a = Scripted {
+                replies: vec![Ok(Reply::Err(error))],
+                started: 0,
+            };
+            let r = run_case(&mut a, &features, &case, None, false);
+            assert_eq!(r.status, Status::HarnessError);
+            assert_eq!(r.tool_not_offered.as_deref(), Some("Edit"));
+            assert!(
+                r.reason
+                    .contains("declares edit but answered that it has no tool Edit"),
+                "{}",
+                r.reason
+            );
+        }
     }
 }

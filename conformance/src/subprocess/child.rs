@@ -2,7 +2,6 @@
 //! that forwards each line over a channel (so every request can wait with a timeout), its
 //! stderr copied into a buffer when captured, and the whole group killed when it misbehaves.
 
-use super::{MAX_REPLY, MAX_STDERR};
 use crate::adapter::AdapterError;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -10,6 +9,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Longest reply line accepted (a longer one is a crash).
+pub const MAX_REPLY: usize = 64 * 1024 * 1024;
+/// Stderr kept per case when captured (the tail is kept).
+pub const MAX_STDERR: usize = 64 * 1024;
 
 /// What the reader thread forwards: one reply line, or why there is none.
 enum Line {

@@ -15,17 +15,13 @@ mod hello;
 
 use crate::adapter::{Adapter, AdapterError, Hello, Reply};
 use child::{kill_group, Proc};
+pub use child::{MAX_REPLY, MAX_STDERR};
 use hello::parse_hello;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Longest reply line accepted (a longer one is a crash).
-pub const MAX_REPLY: usize = 64 * 1024 * 1024;
-/// Stderr kept per case when captured (the tail is kept).
-pub const MAX_STDERR: usize = 64 * 1024;
 
 /// The `--impl` adapter.
 pub struct Subprocess {

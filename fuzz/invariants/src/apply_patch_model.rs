@@ -1,10 +1,17 @@
 //! The `apply_patch_parse` target's model of a patch: operations, chunks and lines as
 //! arbitrary builds them, cleaned by the spec's rules (APPLY-1..4).
 
-use crate::apply_patch_parse::PARSE_MODEL;
 use crate::framing::{self, Writer};
 use arbitrary::{Result, Unstructured};
 use std::collections::HashSet;
+
+/// The first byte of each mode of the `apply_patch_parse` target's input (seed writing): the
+/// model writes [`PARSE_MODEL`] before its own framing.
+pub const PARSE_RAW: u8 = 0;
+/// See [`PARSE_RAW`].
+pub const PARSE_OPERATION: u8 = 1;
+/// See [`PARSE_RAW`].
+pub const PARSE_MODEL: u8 = 2;
 
 // ---------------------------------------------------------------------------------------------
 // The model

@@ -20,15 +20,10 @@ use editref::dialects::apply_patch::{parse, parse_operation, FileOp, Patch};
 use std::collections::HashSet;
 
 use crate::apply_patch_model::*;
-pub use crate::apply_patch_model::{ModelChunk, ModelLine, ModelOp, PatchModel};
+pub use crate::apply_patch_model::{
+    ModelChunk, ModelLine, ModelOp, PatchModel, PARSE_MODEL, PARSE_OPERATION, PARSE_RAW,
+};
 use crate::apply_patch_render::*;
-
-/// The first byte of each mode (seed writing).
-pub const PARSE_RAW: u8 = 0;
-/// See [`PARSE_RAW`].
-pub const PARSE_OPERATION: u8 = 1;
-/// See [`PARSE_RAW`].
-pub const PARSE_MODEL: u8 = 2;
 
 /// Runs the mode the first byte selects.
 pub fn apply_patch_parse(data: &[u8]) -> Check {

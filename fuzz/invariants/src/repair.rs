@@ -303,18 +303,6 @@ pub enum RepairEnd {
     NotRepaired,
 }
 
-/// The places of [`RepairEnd`] that every corpus must reach (the depth goal of `repair`).
-pub const BRANCHES: [&str; 8] = [
-    "occurs_exactly",
-    "occurs_folded",
-    "desanitized",
-    "prefix_stripped",
-    "desanitized_and_stripped",
-    "escapes_decoded",
-    "escaped_file_matched",
-    "not_repaired",
-];
-
 impl RepairEnd {
     /// The ending as the depth table counts it: a repair decided by the spec is the real check.
     pub fn ending(self) -> Ending {

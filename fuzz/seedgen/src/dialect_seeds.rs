@@ -2,7 +2,7 @@
 //! name), LineEdit, Edit and Write — other agents' spellings of `param_aliases` included —
 //! written as fields of the target's framing.
 
-use crate::Seeds;
+use crate::seeds::Seeds;
 use editref_fuzzing::{DialectCase, FieldSpec, KeySpec, ValueSpec, KEYS};
 use serde_json::Value;
 

@@ -9,7 +9,6 @@
 //! `<seeds dir>/<target>/` is emptied first: the seeds are always exactly what the corpus gives,
 //! cut down to the small committed share of `select.rs`.
 
-use arbitrary::{Arbitrary, Unstructured};
 use base64::Engine as _;
 use editref::disk::Fault;
 use editref_fuzzing::{
@@ -23,9 +22,11 @@ use std::process::ExitCode;
 
 mod dialect_seeds;
 mod patch_seeds;
+mod seeds;
 mod select;
 use dialect_seeds::dialect_seed;
 use patch_seeds::apply_patch_seeds;
+use seeds::{CallEdit, Seeds};
 
 /// One parsed case: its id, raw text, initial files and tool calls (with the file state each
 /// call saw, as far as harness actions tell).
@@ -177,14 +178,6 @@ fn str_field(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
-/// One edit of a corpus call: its strings as sent.
-#[derive(Clone)]
-pub(crate) struct CallEdit {
-    pub(crate) old: String,
-    pub(crate) new: String,
-    pub(crate) replace_all: bool,
-}
-
 /// An edit whose strings are sent exactly as the corpus has them.
 fn verbatim(old: &str, new: &str, replace_all: bool) -> EditSpec {
     EditSpec {
@@ -226,48 +219,6 @@ fn text_of(bytes: &[u8]) -> String {
     match editref::text::decode(bytes) {
         Ok(d) => d.text.into_owned(),
         Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-    }
-}
-
-/// Decodes a structured seed again and checks it is the value it was written from.
-fn verified<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
-    value: &T,
-    bytes: &[u8],
-) -> Result<(), String> {
-    let back = T::arbitrary_take_rest(Unstructured::new(bytes)).map_err(|e| e.to_string())?;
-    if &back == value {
-        Ok(())
-    } else {
-        Err(format!("seed decodes to {back:?}, not {value:?}"))
-    }
-}
-
-#[derive(Default)]
-pub(crate) struct Seeds {
-    by_target: BTreeMap<&'static str, Vec<(String, Vec<u8>)>>,
-    errors: Vec<String>,
-}
-
-impl Seeds {
-    pub(crate) fn add(&mut self, target: &'static str, name: String, bytes: Vec<u8>) {
-        self.by_target
-            .entry(target)
-            .or_default()
-            .push((name, bytes));
-    }
-
-    pub(crate) fn add_checked<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
-        &mut self,
-        target: &'static str,
-        name: String,
-        value: &T,
-        bytes: Option<Vec<u8>>,
-    ) {
-        let Some(bytes) = bytes else { return };
-        match verified(value, &bytes) {
-            Ok(()) => self.add(target, name, bytes),
-            Err(e) => self.errors.push(format!("{target}/{name}: {e}")),
-        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Seeds of the apply_patch targets: the corpus's edits turned into V4A chunks, patches,
 //! model patches and chunks to locate.
 
-use crate::CallEdit;
-use crate::Seeds;
+use crate::seeds::CallEdit;
+use crate::seeds::Seeds;
 use arbitrary::Unstructured;
 use editref_fuzzing::{ModelChunk, ModelLine, ModelOp, PatchModel, SeekCase, PARSE_RAW};
 
