@@ -56,6 +56,7 @@ pub use beneath::{BeneathFs, Resolver};
 pub use fault::{Fault, FaultFs, Op};
 pub use fs::{FileBytes, FileHandle, Fs, Kind, Meta, RealFs, MAP_MIN};
 pub use load::{load, LoadError, Loaded};
+pub use orphans::process_alive;
 pub use path::{normalize, real_path};
 pub use record::{Call, RecordFs};
 pub use request::{WriteRequest, Written};

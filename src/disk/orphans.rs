@@ -63,7 +63,7 @@ fn listed(meta: &Meta) -> bool {
 
 /// Whether a process with this PID exists (a process of another user counts: EPERM). PID 0
 /// and PIDs out of range count as alive, so that they are never treated as orphans.
-fn process_alive(pid: u32) -> bool {
+pub fn process_alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return true;
     };

@@ -27,10 +27,12 @@ mod per_root;
 mod place;
 mod prune;
 mod records;
+mod temp_journal;
 
 pub use journal::{Journal, JournalLock};
 pub use place::{journal_dir, state_base, state_base_from, UndoPlace};
 pub use records::{BeforeRecord, FileRecord, HashRecord, Stored, UnitRecord};
+pub use temp_journal::TempJournal;
 
 use std::path::PathBuf;
 
@@ -127,41 +129,5 @@ impl ContentHash {
     /// The hash of one byte string.
     pub fn of(bytes: &[u8]) -> ContentHash {
         ContentHash::of_parts([bytes])
-    }
-}
-
-/// A journal in a fresh directory of the system's temp space, removed when dropped: for a
-/// session that lives no longer than one conformance case, whose journal must go with it
-/// (UNDO-7): `serve` and the harness's built-in adapter.
-#[derive(Debug)]
-pub struct TempJournal {
-    dir: PathBuf,
-}
-
-impl TempJournal {
-    /// Creates the directory (mode 0700).
-    pub fn new() -> std::io::Result<TempJournal> {
-        use std::os::unix::fs::DirBuilderExt;
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let dir =
-            std::env::temp_dir().join(format!("editref-undo-{}-{nanos}-{n}", std::process::id()));
-        std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
-        Ok(TempJournal { dir })
-    }
-
-    /// The journal's configuration, default limits.
-    pub fn config(&self) -> UndoConfig {
-        UndoConfig::new(&self.dir)
-    }
-}
-
-impl Drop for TempJournal {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
