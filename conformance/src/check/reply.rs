@@ -339,6 +339,26 @@ fn error_code(e: &Value) -> String {
 mod tests {
     use super::*;
 
+    /// The expectation forms of `forms.rs`, as `subset` reads them.
+    #[test]
+    fn absent_and_shape_are_checks_not_values() {
+        let want = json!({"message": {"absent": true}, "replacements": {"shape": "integer"},
+                          "originalFile": {"shape": ["string", "null"]}});
+        assert!(subset(&want, &json!({"replacements": 2, "originalFile": null})).is_empty());
+        let bad = subset(
+            &want,
+            &json!({"message": "x", "replacements": "2", "originalFile": 3}),
+        );
+        let paths: Vec<&str> = bad.iter().map(|m| m.path.as_str()).collect();
+        assert_eq!(paths, ["message", "replacements", "originalFile"]);
+        // An object with other keys is an ordinary expectation.
+        assert_eq!(
+            subset(&json!({"a": {"shape": "x"}}), &json!({"a": {"shape": "x"}})),
+            vec![]
+        );
+        assert_eq!(subset(&json!({"a": {"absent": true}}), &json!({})), vec![]);
+    }
+
     #[test]
     fn subset_matching_rules() {
         let actual = json!({"type": "text", "file": {"content": "1\ta", "numLines": 1, "extra": true},

@@ -192,7 +192,13 @@ impl Duel<'_> {
         self.patient += u64::from(again);
         let (got, again) = observe_patiently(self.other, &run, tmp);
         self.patient += u64::from(again);
-        let d = compare(&want, &got, &steps_of(case), self.settings.read_format);
+        let d = compare(
+            &want,
+            &got,
+            &steps_of(case),
+            self.settings.read_format,
+            self.declared,
+        );
         Ok((d, want))
     }
 }
@@ -362,8 +368,8 @@ impl Duel<'_> {
                 Ok((path, loaded)) => {
                     let tmp = self.settings.tmp.as_deref();
                     let all = editref_protocol::FEATURES.map(String::from).to_vec();
-                    let ref_rec = run_case(self.reference, &all, &loaded, tmp, false);
-                    let other_rec = run_case(self.other, self.declared, &loaded, tmp, false);
+                    let ref_rec = replay_patiently(self.reference, &all, &loaded, tmp);
+                    let other_rec = replay_patiently(self.other, self.declared, &loaded, tmp);
                     finding.replays = Some(
                         ref_rec.status == Status::Pass && fails_as_found(&other_rec, &finding),
                     );
@@ -374,6 +380,25 @@ impl Duel<'_> {
         }
         finding
     }
+}
+
+/// The written case run on `adapter`; a run in which a call timed out is made again with
+/// limits [`RERUN_PATIENCE`] times longer, as an observation is, so that whether a finding
+/// replays does not depend on how busy the machine was.
+fn replay_patiently(
+    adapter: &mut dyn Adapter,
+    declared: &[String],
+    case: &Case,
+    tmp: Option<&Path>,
+) -> CaseRecord {
+    let rec = run_case(adapter, declared, case, tmp, false);
+    if rec.status != Status::Timeout {
+        return rec;
+    }
+    adapter.set_patience(RERUN_PATIENCE);
+    let again = run_case(adapter, declared, case, tmp, false);
+    adapter.set_patience(1);
+    again
 }
 
 /// `case` without the steps after `step`, when it still has a call and still shows the kind

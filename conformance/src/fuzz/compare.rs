@@ -48,12 +48,15 @@ pub type StepCall = Option<(String, Value)>;
 
 /// Every disagreement between the reference's observation and the other's, in step order
 /// (empty when they agree). `steps` holds each step of the case; `format` is the other side's
-/// declared Read format.
+/// declared Read format, `features` what it declares: as in a corpus run, the fields of a
+/// result other than a Read's are compared only for a tool that declares them
+/// ([`class::judged_leaf`]), and a refusal where the reference succeeds is capability.
 pub fn compare(
     reference: &Observation,
     other: &Observation,
     steps: &[StepCall],
     format: ReadFormat,
+    features: &[String],
 ) -> Vec<Disagreement> {
     let harness = |e: &String, follows: bool| Disagreement {
         kind: "the harness could not run the case".into(),
@@ -82,6 +85,7 @@ pub fn compare(
                 tool,
                 input,
                 format,
+                features,
             };
             let verdict = answers(&call, want, other.answers.get(n - 1));
             out.extend(verdict.found.into_iter().map(|mut d| {
@@ -131,6 +135,8 @@ struct Call<'a> {
     tool: &'a str,
     input: &'a Value,
     format: ReadFormat,
+    /// What the implementation declares.
+    features: &'a [String],
 }
 
 impl Call<'_> {
@@ -228,7 +234,7 @@ fn answers(call: &Call<'_>, want: &Answer, got: Option<&Answer>) -> Verdict {
             one(
                 format!("{name}: refused ({code}) where the reference succeeds{after}"),
                 format!("{at}: the implementation refused with {code}"),
-                contract,
+                Class::Capability,
                 true,
                 false,
             )
@@ -326,6 +332,10 @@ pub fn expected_output(tool: &str, input: &Value, out: &Value) -> Option<Value> 
 /// and the implementation's by the result shape the protocol defines ([`super::shape`]).
 fn outputs(call: &Call<'_>, want: &Value, got: &Value) -> Vec<Disagreement> {
     let (mut out, covered) = values(call, want, got);
+    if !class::judged_leaf(call.tool, call.input, "", call.features) {
+        // Beyond the outcome, nothing of this result is judged for this tool.
+        return out;
+    }
     let name = call.label();
     out.extend(
         super::shape::reported(&name, call.tool, call.input, want, got, &covered)
@@ -351,7 +361,10 @@ fn values(call: &Call<'_>, want: &Value, got: &Value) -> (Vec<Disagreement>, Vec
     };
     let file = class::read_file_path(call.tool, call.input);
     let (expected, got) = comparable(&expected, got, file, call.format);
-    let mismatches = subset(&expected, &got);
+    let mismatches: Vec<_> = subset(&expected, &got)
+        .into_iter()
+        .filter(|m| class::judged_leaf(call.tool, call.input, &m.path, call.features))
+        .collect();
     let covered: Vec<String> = mismatches.iter().map(|m| m.path.clone()).collect();
     (
         values_found(call, &expected, &got, file, &mismatches),

@@ -2,6 +2,11 @@
 use super::*;
 use serde_json::json;
 
+/// Every feature: a tool held to every field, as the reference is.
+fn all() -> Vec<String> {
+    editref_protocol::FEATURES.map(String::from).to_vec()
+}
+
 fn obs(answers: Vec<Answer>) -> Observation {
     Observation {
         answers,
@@ -29,6 +34,7 @@ fn answers_are_told_apart_by_code_and_repair() {
         &obs(vec![read.clone(), refused.clone()]),
         &tools,
         ReadFormat::Tab,
+        &all(),
     );
     assert_eq!(
         kinds(&d),
@@ -40,6 +46,7 @@ fn answers_are_told_apart_by_code_and_repair() {
         &obs(vec![read.clone(), Answer::Ok(json!({}))]),
         &tools,
         ReadFormat::Tab,
+        &all(),
     );
     assert_eq!(
         kinds(&d),
@@ -52,6 +59,7 @@ fn answers_are_told_apart_by_code_and_repair() {
         &obs(vec![plain.clone(), refused.clone()]),
         &tools,
         ReadFormat::Plain,
+        &all(),
     );
     assert_eq!(same, vec![]);
     let d = compare(
@@ -59,6 +67,7 @@ fn answers_are_told_apart_by_code_and_repair() {
         &obs(vec![plain, refused]),
         &tools,
         ReadFormat::Tab,
+        &all(),
     );
     assert_eq!(kinds(&d), ["Read: shows other content"]);
     assert_eq!(d[0].class, Class::Presentation);
@@ -88,7 +97,7 @@ fn every_disagreement_is_listed_and_those_after_states_part_follow() {
             code: "not_found".into(),
         },
     ]);
-    let d = compare(&want, &got, &tools, ReadFormat::Tab);
+    let d = compare(&want, &got, &tools, ReadFormat::Tab, &all());
     assert_eq!(
         kinds(&d),
         [
@@ -99,9 +108,21 @@ fn every_disagreement_is_listed_and_those_after_states_part_follow() {
     );
     assert_eq!(
         d.iter().map(|d| d.class).collect::<Vec<_>>(),
-        [Class::Presentation, Class::Contract, Class::Contract]
+        [Class::Presentation, Class::Contract, Class::Capability]
     );
     assert!(d.iter().all(|d| !d.follows));
+    // A tool that does not declare `result_fields` is judged on the outcome of an Edit alone,
+    // as a corpus run judges it: the count that differs is no disagreement; what a Read
+    // shows and the refusal still are.
+    let bare: Vec<String> = ["read", "edit", "write"].map(String::from).to_vec();
+    let d = compare(&want, &got, &tools, ReadFormat::Tab, &bare);
+    assert_eq!(
+        kinds(&d),
+        [
+            "Read: shows other content",
+            "Edit: refused (not_found) where the reference succeeds"
+        ]
+    );
     // A tool whose results carry none of the fields; a refusal parts the states, so what
     // comes after it follows.
     let bare = obs(vec![
@@ -111,7 +132,7 @@ fn every_disagreement_is_listed_and_those_after_states_part_follow() {
         },
         Answer::Ok(json!({"content": "done"})),
     ]);
-    let d = compare(&want, &bare, &tools, ReadFormat::Tab);
+    let d = compare(&want, &bare, &tools, ReadFormat::Tab, &all());
     assert_eq!(
         kinds(&d),
         [
@@ -136,7 +157,7 @@ fn a_long_line_shown_short_is_its_own_kind() {
     let got = obs(vec![Answer::Ok(
         json!({"file": {"content": format!("1\ta\n2\t{}", &long[..2000])}}),
     )]);
-    let d = compare(&want, &got, &tools, ReadFormat::Tab);
+    let d = compare(&want, &got, &tools, ReadFormat::Tab, &all());
     assert_eq!(kinds(&d), ["Read: cuts lines longer than 2000 characters"]);
     // A long line that only lost its lone CR is not cut: its ending differs.
     let want = obs(vec![Answer::Ok(
@@ -145,7 +166,7 @@ fn a_long_line_shown_short_is_its_own_kind() {
     let got = obs(vec![Answer::Ok(
         json!({"file": {"content": format!("1\t{long}")}}),
     )]);
-    let d = compare(&want, &got, &tools, ReadFormat::Tab);
+    let d = compare(&want, &got, &tools, ReadFormat::Tab, &all());
     assert_eq!(kinds(&d), ["Read: shows other content"]);
 }
 
@@ -202,7 +223,13 @@ fn fields_outside_the_protocol_and_of_another_type_are_disagreements() {
     odd["message"] = json!("edited");
     odd["replacements"] = json!("1");
     odd["dryRun"] = json!(false);
-    let d = compare(&want, &obs(vec![Answer::Ok(odd)]), &tools, ReadFormat::Tab);
+    let d = compare(
+        &want,
+        &obs(vec![Answer::Ok(odd)]),
+        &tools,
+        ReadFormat::Tab,
+        &all(),
+    );
     assert_eq!(
         kinds(&d),
         [

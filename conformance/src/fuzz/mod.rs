@@ -35,6 +35,7 @@ pub mod notebook;
 pub mod observe;
 pub mod parts;
 pub mod requires;
+mod seed;
 pub mod shape;
 pub mod shrink;
 mod shrink_steps;

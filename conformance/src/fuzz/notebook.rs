@@ -203,7 +203,7 @@ mod tests {
 
     #[test]
     fn a_generated_notebook_is_written_as_jupyter_writes_it() {
-        let bytes = crate::fuzz::gen::seed_bytes(3, 2048);
+        let bytes = crate::fuzz::seed::seed_bytes(3, 2048);
         let (text, model) = file(&mut Unstructured::new(&bytes)).unwrap();
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["cells"].as_array().unwrap().len(), model.cells);

@@ -168,7 +168,7 @@ impl Report {
     }
 }
 
-/// Where a case's row goes: by the gravest class it failed (data, contract, presentation),
+/// Where a case's row goes: by the gravest class it failed (data, capability, contract, presentation),
 /// then the cases to look at that name no class, then the rest.
 fn gravity(c: &CaseRecord) -> usize {
     if !c.status.needs_attention() {
@@ -323,7 +323,7 @@ mod tests {
         );
         assert!(h.contains("<option>edit</option><option>eol</option><option>path</option>"));
         assert!(h.contains(
-            "<select name=\"class\"><option value=\"\">all</option><option>data</option><option>contract</option><option>presentation</option></select>"
+            "<select name=\"class\"><option value=\"\">all</option><option>data</option><option>capability</option><option>contract</option><option>presentation</option></select>"
         ));
     }
 
