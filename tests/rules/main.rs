@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 mod aliases;
 mod apply_patch;
 mod disk;
+mod disk_attrs;
 mod edit;
 mod line_edit;
 mod matching;
