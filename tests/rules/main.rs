@@ -14,6 +14,7 @@ mod aliases;
 mod apply_patch;
 mod disk;
 mod disk_attrs;
+mod disk_new_files;
 mod edit;
 mod line_edit;
 mod matching;
