@@ -72,11 +72,14 @@ pub enum Code {
     ReplacementCount,
     /// The undo journal holds no (further) write of the file (UNDO-3).
     NothingToUndo,
+    /// The file has an extended attribute (or ACL) that the replacing copy cannot be given, so
+    /// a write would drop it (DISK-1, D35).
+    AttributeNotKept,
 }
 
 impl Code {
     /// Every code, in the order of SPEC §12; used by tests and documentation.
-    pub const ALL: [Code; 28] = [
+    pub const ALL: [Code; 29] = [
         Code::InvalidInput,
         Code::NoChange,
         Code::InvalidPath,
@@ -105,6 +108,7 @@ impl Code {
         Code::InvalidPatch,
         Code::ReplacementCount,
         Code::NothingToUndo,
+        Code::AttributeNotKept,
     ];
 
     /// The wire name of the code (snake_case, stable).
@@ -138,6 +142,7 @@ impl Code {
             Code::InvalidPatch => "invalid_patch",
             Code::ReplacementCount => "replacement_count",
             Code::NothingToUndo => "nothing_to_undo",
+            Code::AttributeNotKept => "attribute_not_kept",
         }
     }
 

@@ -52,7 +52,7 @@ pub const FAMILIES: [Family; 5] = [
     },
     Family {
         name: "cannot write",
-        codes: &["permission_denied", "hard_link", "io"],
+        codes: &["permission_denied", "hard_link", "attribute_not_kept", "io"],
         means: "the file cannot be written safely here; it was left as it was; tell the user",
     },
 ];

@@ -6,7 +6,7 @@
 //! Used by the unit tests, the reliability suite and the `atomic_write` fuzz target.
 
 use super::fs::{FileHandle, Fs, Meta};
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -50,6 +50,12 @@ pub enum Op {
     SetMode,
     /// fchown
     SetOwner,
+    /// listing and reading of a file's extended attributes
+    Xattrs,
+    /// setting one extended attribute
+    SetXattr,
+    /// removing one extended attribute
+    RemoveXattr,
     /// flock
     Lock,
     /// flock that never waits (the temp file's own lock, and the orphan check)
@@ -211,6 +217,18 @@ impl FileHandle for FaultFile {
         self.fs.check(Op::SetOwner)?;
         self.inner.set_owner(uid, gid)
     }
+    fn xattrs(&self) -> io::Result<Vec<(OsString, Vec<u8>)>> {
+        self.fs.check(Op::Xattrs)?;
+        self.inner.xattrs()
+    }
+    fn set_xattr(&self, name: &OsStr, value: &[u8]) -> io::Result<()> {
+        self.fs.check(Op::SetXattr)?;
+        self.inner.set_xattr(name, value)
+    }
+    fn remove_xattr(&self, name: &OsStr) -> io::Result<()> {
+        self.fs.check(Op::RemoveXattr)?;
+        self.inner.remove_xattr(name)
+    }
     fn lock(&self) -> io::Result<()> {
         self.fs.check(Op::Lock)?;
         self.inner.lock()
@@ -245,17 +263,17 @@ impl Fs for FaultFs {
             fs: self.clone(),
         }))
     }
-    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>> {
+    fn create_unnamed(&self, dir: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>> {
         self.check(Op::CreateUnnamed)?;
         Ok(Box::new(FaultFile {
-            inner: self.inner.create_unnamed(dir)?,
+            inner: self.inner.create_unnamed(dir, mode)?,
             fs: self.clone(),
         }))
     }
-    fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
+    fn create_exclusive(&self, path: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>> {
         self.check(Op::CreateExclusive)?;
         Ok(Box::new(FaultFile {
-            inner: self.inner.create_exclusive(path)?,
+            inner: self.inner.create_exclusive(path, mode)?,
             fs: self.clone(),
         }))
     }
@@ -302,7 +320,7 @@ mod tests {
         let fs = FaultFs::new(Arc::new(RealFs))
             .fail(Op::WriteAll, 1, Fault::ShortWrite)
             .fail(Op::WriteAll, 2, Fault::Errno(libc::EIO));
-        let mut file = fs.create_exclusive(&p).unwrap();
+        let mut file = fs.create_exclusive(&p, 0o600).unwrap();
         assert_eq!(fs.injected(), 0);
         let err = file.write_all(b"0123456789").unwrap_err();
         assert_eq!(err.raw_os_error(), Some(libc::ENOSPC));
@@ -326,7 +344,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("owned");
         let fs = FaultFs::new(Arc::new(RealFs)).fail(Op::SetOwner, 1, Fault::Errno(libc::EPERM));
-        let mut file = fs.create_exclusive(&p).unwrap();
+        let mut file = fs.create_exclusive(&p, 0o600).unwrap();
         let owner = || {
             let m = std::fs::metadata(&p).unwrap();
             (m.uid(), m.gid())
@@ -336,7 +354,7 @@ mod tests {
         assert_eq!(err.raw_os_error(), Some(libc::EPERM));
         assert_eq!(owner(), before);
         let plain = RealFs
-            .create_exclusive(&dir.path().join("plain"))
+            .create_exclusive(&dir.path().join("plain"), 0o600)
             .unwrap()
             .set_owner(4321, 4322);
         match (file.set_owner(4321, 4322), plain) {

@@ -4,7 +4,7 @@
 //! [`crate::disk::FaultFs`] to fail any call with any error, which is how atomicity under faults
 //! is checked without real broken disks.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
@@ -164,6 +164,16 @@ pub trait FileHandle: Send {
     fn set_mode(&mut self, mode: u32) -> io::Result<()>;
     /// `fchown`.
     fn set_owner(&mut self, uid: u32, gid: u32) -> io::Result<()>;
+    /// The file's extended attributes, names and values, as far as this process may list and
+    /// read them (`flistxattr`, `fgetxattr`): what a replacement carries to its new inode
+    /// (D35). POSIX ACLs are among them (`system.posix_acl_access`). An attribute removed
+    /// between the listing and the read is left out; a file system without extended
+    /// attributes answers its own error (ENOTSUP), which the caller reads as "none".
+    fn xattrs(&self) -> io::Result<Vec<(OsString, Vec<u8>)>>;
+    /// `fsetxattr`: sets one extended attribute, creating or replacing it.
+    fn set_xattr(&self, name: &OsStr, value: &[u8]) -> io::Result<()>;
+    /// `fremovexattr`: removes one extended attribute.
+    fn remove_xattr(&self, name: &OsStr) -> io::Result<()>;
     /// Exclusive advisory lock (`flock`), held until the handle is dropped.
     fn lock(&self) -> io::Result<()>;
     /// Exclusive advisory lock (`flock`) taken only if nobody holds one: `Ok(false)` when the
@@ -186,13 +196,16 @@ pub trait Fs: Send + Sync {
     fn read_dir(&self, path: &Path) -> io::Result<Vec<OsString>>;
     /// Opens for reading without blocking on FIFOs and without following a final symlink.
     fn open_read(&self, path: &Path) -> io::Result<Box<dyn FileHandle>>;
-    /// Creates a file without a name in directory `dir` (`O_TMPFILE`), mode 0600, to be named
+    /// Creates a file without a name in directory `dir` (`O_TMPFILE`) with creation mode
+    /// `mode` (which the kernel reduces by the umask, or by the directory's default ACL, as for
+    /// any new file), to be named
     /// with [`FileHandle::link_at`] just before it replaces its target. A file system that
     /// cannot do this answers EOPNOTSUPP, EISDIR or EINVAL, and the caller falls back to
     /// [`Fs::create_exclusive`].
-    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>>;
-    /// Creates a new file exclusively (never following links), mode 0600.
-    fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>>;
+    fn create_unnamed(&self, dir: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>>;
+    /// Creates a new file exclusively (never following links) with creation mode `mode`, as
+    /// [`Fs::create_unnamed`].
+    fn create_exclusive(&self, path: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>>;
     /// `rename`, replacing the target.
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
     /// `rename` that fails with `AlreadyExists` when the target exists.
@@ -362,6 +375,26 @@ impl FileHandle for RealFile {
         std::os::unix::fs::fchown(&self.0, Some(uid), Some(gid))
     }
 
+    /// Through the `xattr` crate, on the descriptor: the temp file may have no name.
+    fn xattrs(&self) -> io::Result<Vec<(OsString, Vec<u8>)>> {
+        use xattr::FileExt;
+        let mut all = Vec::new();
+        for name in self.0.list_xattr()? {
+            if let Some(value) = self.0.get_xattr(&name)? {
+                all.push((name, value));
+            }
+        }
+        Ok(all)
+    }
+
+    fn set_xattr(&self, name: &OsStr, value: &[u8]) -> io::Result<()> {
+        xattr::FileExt::set_xattr(&self.0, name, value)
+    }
+
+    fn remove_xattr(&self, name: &OsStr) -> io::Result<()> {
+        xattr::FileExt::remove_xattr(&self.0, name)
+    }
+
     fn lock(&self) -> io::Result<()> {
         self.0.lock()
     }
@@ -439,21 +472,21 @@ impl Fs for RealFs {
         Ok(Box::new(RealFile(file)))
     }
 
-    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>> {
+    fn create_unnamed(&self, dir: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>> {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
-            .mode(0o600)
+            .mode(mode)
             .custom_flags(libc::O_TMPFILE | libc::O_CLOEXEC)
             .open(dir)?;
         Ok(Box::new(RealFile(file)))
     }
 
-    fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
+    fn create_exclusive(&self, path: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>> {
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
-            .mode(0o600)
+            .mode(mode)
             .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
             .open(path)?;
         Ok(Box::new(RealFile(file)))

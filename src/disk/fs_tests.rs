@@ -126,13 +126,15 @@ fn d24_try_lock_answers_false_while_another_handle_holds_the_lock() {
         locked.lock().unwrap();
         assert!(!RealFs.open_read(&p).unwrap().try_lock().unwrap(), "fs {i}");
     }
-    let own = record.create_exclusive(&dir.path().join("locked")).unwrap();
+    let own = record
+        .create_exclusive(&dir.path().join("locked"), 0o600)
+        .unwrap();
     own.lock().unwrap();
     let reader = RealFs.open_read(&dir.path().join("locked")).unwrap();
     assert!(!reader.try_lock().unwrap());
     // A file the recording made answers through its own handle as well.
     let made = dir.path().join("made");
-    let own = record.create_exclusive(&made).unwrap();
+    let own = record.create_exclusive(&made, 0o600).unwrap();
     let reader = RealFs.open_read(&made).unwrap();
     assert!(reader.try_lock().unwrap());
     assert!(!own.try_lock().unwrap());
@@ -296,7 +298,7 @@ fn d10_the_link_fallback_moves_to_a_free_name_and_never_replaces() {
 fn disk_2_an_owner_change_is_made_or_refused_never_pretended() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("f");
-    let mut file = RealFs.create_exclusive(&p).unwrap();
+    let mut file = RealFs.create_exclusive(&p, 0o600).unwrap();
     let before = std::fs::metadata(&p).unwrap();
     let owner = || {
         let m = std::fs::metadata(&p).unwrap();

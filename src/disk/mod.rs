@@ -22,6 +22,8 @@
 //! - `temp.rs` — the temp-file names ([`temp_path`], [`parked_path`], [`is_temp_name`],
 //!   [`temp_owner`]);
 //! - `dirs.rs` — the parent directories a new file needs, taken back if its write fails;
+//! - `attrs.rs` — the old file's extended attributes (ACLs among them) carried to the inode
+//!   that replaces it (D35);
 //! - `staged.rs` — the new content in a temp file beside its target, unnamed until it is put
 //!   in place, and putting it there;
 //! - `orphans.rs` — temp files of dead writers, removed by the next write in their directory;
@@ -34,6 +36,7 @@
 //!   ([`take_turn_lock`], SESSION-6).
 
 mod atomic;
+mod attrs;
 mod batch;
 mod beneath;
 mod dirs;

@@ -12,7 +12,7 @@
 //! Written bytes are copied into the trace, so this is for the small files of tests.
 
 use super::fs::{FileHandle, Fs, Meta};
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -167,6 +167,17 @@ impl FileHandle for RecordFile {
     fn set_owner(&mut self, uid: u32, gid: u32) -> io::Result<()> {
         self.inner.set_owner(uid, gid)
     }
+    fn xattrs(&self) -> io::Result<Vec<(OsString, Vec<u8>)>> {
+        self.inner.xattrs()
+    }
+    // Extended attributes are passed through but not kept: the persistence model tracks
+    // names, bytes and modes, as it does not track owners either.
+    fn set_xattr(&self, name: &OsStr, value: &[u8]) -> io::Result<()> {
+        self.inner.set_xattr(name, value)
+    }
+    fn remove_xattr(&self, name: &OsStr) -> io::Result<()> {
+        self.inner.remove_xattr(name)
+    }
     fn lock(&self) -> io::Result<()> {
         self.inner.lock()
     }
@@ -198,16 +209,16 @@ impl Fs for RecordFs {
         // needs no number.
         self.inner.open_read(path)
     }
-    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>> {
-        let (file, handle) = self.made(self.inner.create_unnamed(dir)?);
+    fn create_unnamed(&self, dir: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>> {
+        let (file, handle) = self.made(self.inner.create_unnamed(dir, mode)?);
         self.push(Call::CreateUnnamed {
             file,
             dir: dir.to_path_buf(),
         });
         Ok(handle)
     }
-    fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
-        let (file, handle) = self.made(self.inner.create_exclusive(path)?);
+    fn create_exclusive(&self, path: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>> {
+        let (file, handle) = self.made(self.inner.create_exclusive(path, mode)?);
         self.push(Call::Create {
             file,
             path: path.to_path_buf(),
@@ -323,7 +334,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("f");
         let fs = RecordFs::new(Arc::new(RealFs));
-        let mut file = fs.create_exclusive(&path).unwrap();
+        let mut file = fs.create_exclusive(&path, 0o600).unwrap();
         file.write_all(b"ab").unwrap();
         file.write_all(b"cde").unwrap();
         file.write_all(b"f").unwrap();
@@ -356,8 +367,8 @@ mod tests {
             tmp.path().join("q"),
         );
         let fs = RecordFs::new(Arc::new(RealFs));
-        let mut file = fs.create_exclusive(&p).unwrap();
-        let mut plain = RealFs.create_exclusive(&o).unwrap();
+        let mut file = fs.create_exclusive(&p, 0o600).unwrap();
+        let mut plain = RealFs.create_exclusive(&o, 0o600).unwrap();
         let code = |r: io::Result<Vec<u8>>| r.map_err(|e| e.raw_os_error());
         assert_eq!(code(plain.read_all(1 << 20)), Err(Some(libc::EBADF)));
         assert_eq!(code(file.read_all(1 << 20)), Err(Some(libc::EBADF)));
@@ -375,7 +386,7 @@ mod tests {
         );
         drop(file);
         assert!(other.try_lock().unwrap(), "the lock went with the handle");
-        let held = fs.create_exclusive(&q).unwrap();
+        let held = fs.create_exclusive(&q, 0o600).unwrap();
         let plain = RealFs.open_read(&q).unwrap();
         plain.lock().unwrap();
         assert!(!held.try_lock().unwrap(), "the plain handle holds the lock");
@@ -390,8 +401,8 @@ mod tests {
     fn an_owner_change_passes_through_the_recording() {
         let tmp = tempfile::tempdir().unwrap();
         let fs = RecordFs::new(Arc::new(RealFs));
-        let mut recorded = fs.create_unnamed(tmp.path()).unwrap();
-        let mut plain = RealFs.create_unnamed(tmp.path()).unwrap();
+        let mut recorded = fs.create_unnamed(tmp.path(), 0o600).unwrap();
+        let mut plain = RealFs.create_unnamed(tmp.path(), 0o600).unwrap();
         let (uid, gid) = (4321, 4322);
         let want = plain.set_owner(uid, gid).map_err(|e| e.kind());
         assert_eq!(recorded.set_owner(uid, gid).map_err(|e| e.kind()), want);
@@ -408,7 +419,7 @@ mod tests {
         let (f, g, h) = (b.join("f"), b.join("g"), b.join("h"));
         let fs = RecordFs::new(Arc::new(RealFs));
         fs.create_dir_all(&b).unwrap();
-        drop(fs.create_exclusive(&f).unwrap());
+        drop(fs.create_exclusive(&f, 0o600).unwrap());
         std::fs::write(&h, b"h").unwrap();
         fs.rename_noreplace(&f, &g).unwrap();
         assert!(fs.rename_noreplace(&g, &h).is_err(), "h is taken");

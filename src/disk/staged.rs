@@ -19,18 +19,6 @@ use crate::text::Chunk;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// The process umask, read without changing it (Linux reports it in /proc).
-fn umask() -> u32 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Umask:"))
-                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
-}
-
 /// Removes a named temp file of this write, trying again a few times when the removal is
 /// refused for any reason but its absence: with a root, the removal is made beneath the root
 /// (D30), and another process swapping a directory of the path for a symlink at that instant
@@ -170,7 +158,15 @@ pub(super) fn prepare(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Prepare
         }
         Some(_) => NewDirs::default(),
     };
-    let (name, file) = match create_temp(fs, dir, req.target) {
+    // A new file is created as any program creates one (`open(O_CREAT, 0666)`): the kernel
+    // then gives it the mode the umask leaves, or the directory's default ACL, and the
+    // directory's group where the directory is setgid (WRITE-4, D35). Anything else starts
+    // private to its owner (0600): it holds content meant for a file whose mode comes next.
+    let create_mode = match (req.existing, req.mode) {
+        (None, None) => 0o666,
+        _ => 0o600,
+    };
+    let (name, file) = match create_temp(fs, dir, req.target, create_mode) {
         Ok(created) => created,
         Err(e) => {
             dirs.remove(fs);
@@ -196,8 +192,9 @@ pub(super) fn prepare(fs: &dyn Fs, req: &WriteRequest<'_, '_>) -> Result<Prepare
     }
 }
 
-/// Everything done to the open temp file: its lock, the content, the mode (and owner where
-/// permitted), the fsync; returns its metadata.
+/// Everything done to the open temp file: its lock, the content, for a replacement the old
+/// file's owner (where permitted), extended attributes and mode, the fsync; returns its
+/// metadata.
 fn fill(file: &mut dyn FileHandle, req: &WriteRequest<'_, '_>) -> Result<Meta, ToolError> {
     // The lock tells a later edit that this temp file has a live writer (D24). Nobody else
     // can hold it on a fresh file except, on the named fallback, an edit checking whether it
@@ -205,22 +202,31 @@ fn fill(file: &mut dyn FileHandle, req: &WriteRequest<'_, '_>) -> Result<Meta, T
     // leaves the PID to say so.
     let _ = file.try_lock();
     write_chunks(file, req.chunks).map_err(|e| io_error("write the new content", &e))?;
-    let mode = match (req.existing, req.mode) {
-        (Some(l), _) => l.meta.mode,
-        (None, Some(mode)) => mode,
-        (None, None) => 0o666 & !umask(),
-    };
-    file.set_mode(mode)
-        .map_err(|e| io_error("set the file mode", &e))?;
     if let Some(l) = req.existing {
         let mine = file
             .meta()
             .map_err(|e| io_error("stat the temp file", &e))?;
         if (mine.uid, mine.gid) != (l.meta.uid, l.meta.gid) {
-            // Owner is kept where permitted; an unprivileged process cannot chown.
+            // Owner is kept where permitted; an unprivileged process cannot chown. First of
+            // the three: a change of owner clears set-id bits and `security.capability`.
             let _ = file.set_owner(l.meta.uid, l.meta.gid);
         }
+        super::attrs::carry(l.handle.as_ref(), &*file)?;
     }
+    // The mode comes last, since setting an ACL rewrites the group bits. A new file keeps the
+    // one the kernel gave it at creation, set again so that it is part of what the fsync
+    // covers in the record of the write (RecordFs) — the same bits, so it changes nothing.
+    let mode = match (req.existing, req.mode) {
+        (Some(l), _) => l.meta.mode,
+        (None, Some(mode)) => mode,
+        (None, None) => {
+            file.meta()
+                .map_err(|e| io_error("stat the temp file", &e))?
+                .mode
+        }
+    };
+    file.set_mode(mode)
+        .map_err(|e| io_error("set the file mode", &e))?;
     if req.fsync {
         file.sync()
             .map_err(|e| io_error("flush the new content", &e))?;
@@ -276,14 +282,15 @@ fn unnamed_unsupported(e: &io::Error) -> bool {
     )
 }
 
-/// An unnamed temp file in `dir`, or where the file system cannot make one, a named one
+/// An unnamed temp file in `dir` with creation mode `mode`, or where the file system cannot make one, a named one
 /// beside `target` created exclusively (with its name).
 fn create_temp(
     fs: &dyn Fs,
     dir: &Path,
     target: &Path,
+    mode: u32,
 ) -> Result<(Option<PathBuf>, Box<dyn FileHandle>), ToolError> {
-    match fs.create_unnamed(dir) {
+    match fs.create_unnamed(dir, mode) {
         Ok(f) => return Ok((None, f)),
         Err(e) if unnamed_unsupported(&e) => {}
         Err(e) => return Err(io_error("create a temporary file next to the target", &e)),
@@ -291,7 +298,7 @@ fn create_temp(
     let mut last = None;
     for _ in 0..8 {
         let temp = temp_path(target);
-        match fs.create_exclusive(&temp) {
+        match fs.create_exclusive(&temp, mode) {
             Ok(f) => return Ok((Some(temp), f)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => return Err(io_error("create a temporary file next to the target", &e)),

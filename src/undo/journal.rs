@@ -292,7 +292,7 @@ impl<'a> Journal<'a> {
     fn mark_dirty(&self) -> io::Result<()> {
         match self
             .fs
-            .create_exclusive(&self.config.dir.join(index::DIRTY))
+            .create_exclusive(&self.config.dir.join(index::DIRTY), 0o600)
         {
             Ok(_) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
@@ -365,10 +365,10 @@ impl<'a> Journal<'a> {
     /// Creates a temp file. Runs under the journal's lock, so one already there was left by a
     /// writer that died: it is replaced.
     fn create_temp(&self, temp: &Path) -> io::Result<Box<dyn crate::disk::FileHandle>> {
-        match self.fs.create_exclusive(temp) {
+        match self.fs.create_exclusive(temp, 0o600) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 self.fs.remove_file(temp)?;
-                self.fs.create_exclusive(temp)
+                self.fs.create_exclusive(temp, 0o600)
             }
             other => other,
         }

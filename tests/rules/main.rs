@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 mod aliases;
 mod apply_patch;
 mod disk;
+mod disk_attrs;
+mod disk_new_files;
 mod edit;
 mod line_edit;
 mod matching;

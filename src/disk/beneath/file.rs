@@ -5,6 +5,7 @@
 use super::root::Root;
 use crate::disk::fs::{FileBytes, FileHandle, Meta, RealFile};
 use crate::disk::link;
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -52,6 +53,18 @@ impl FileHandle for BeneathFile {
 
     fn set_owner(&mut self, uid: u32, gid: u32) -> io::Result<()> {
         self.inner.set_owner(uid, gid)
+    }
+
+    fn xattrs(&self) -> io::Result<Vec<(OsString, Vec<u8>)>> {
+        self.inner.xattrs()
+    }
+
+    fn set_xattr(&self, name: &OsStr, value: &[u8]) -> io::Result<()> {
+        self.inner.set_xattr(name, value)
+    }
+
+    fn remove_xattr(&self, name: &OsStr) -> io::Result<()> {
+        self.inner.remove_xattr(name)
     }
 
     fn lock(&self) -> io::Result<()> {

@@ -163,16 +163,16 @@ impl Fs for BeneathFs {
         Ok(self.handle(self.root.open(rel, flags, 0)?))
     }
 
-    fn create_unnamed(&self, dir: &Path) -> io::Result<Box<dyn FileHandle>> {
+    fn create_unnamed(&self, dir: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>> {
         let Some(rel) = self.root.rel(dir) else {
-            return RealFs.create_unnamed(dir);
+            return RealFs.create_unnamed(dir, mode);
         };
-        Ok(self.handle(self.root.open(rel, libc::O_TMPFILE | libc::O_RDWR, 0o600)?))
+        Ok(self.handle(self.root.open(rel, libc::O_TMPFILE | libc::O_RDWR, mode)?))
     }
 
-    fn create_exclusive(&self, path: &Path) -> io::Result<Box<dyn FileHandle>> {
+    fn create_exclusive(&self, path: &Path, mode: u32) -> io::Result<Box<dyn FileHandle>> {
         let Some(rel) = self.root.below(path) else {
-            return RealFs.create_exclusive(path);
+            return RealFs.create_exclusive(path, mode);
         };
         let (dir, name) = self.root.parent(rel)?;
         let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW;
@@ -182,7 +182,7 @@ impl Fs for BeneathFs {
                 dir.as_raw_fd(),
                 name.as_ptr(),
                 flags | libc::O_CLOEXEC,
-                0o600 as libc::c_uint,
+                mode as libc::c_uint,
             )
         };
         Ok(self.handle(resolve::check(fd)?))

@@ -90,8 +90,14 @@ fn path_2_every_call_through_a_link_to_the_outside_is_refused_as_an_escape() {
             let new = root.join(link).join("new.txt");
             assert!(exdev(fs.open_read(&f)), "{how:?} {link}: open_read");
             assert!(exdev(fs.symlink_metadata(&f)), "{how:?} {link}: lstat");
-            assert!(exdev(fs.create_unnamed(&root.join(link))), "{how:?} {link}");
-            assert!(exdev(fs.create_exclusive(&new)), "{how:?} {link}: create");
+            assert!(
+                exdev(fs.create_unnamed(&root.join(link), 0o600)),
+                "{how:?} {link}"
+            );
+            assert!(
+                exdev(fs.create_exclusive(&new, 0o600)),
+                "{how:?} {link}: create"
+            );
             assert!(
                 exdev(fs.rename(&root.join("sub/f.txt"), &f)),
                 "{how:?} {link}"
@@ -187,10 +193,10 @@ fn path_2_temp_files_beneath_the_root_are_created_private_like_plain_ones() {
     let (_dir, root) = tree();
     let sub = root.join("sub");
     let mode = |h: Box<dyn crate::disk::FileHandle>| h.meta().unwrap().mode & 0o7777;
-    let plain_unnamed = mode(crate::disk::RealFs.create_unnamed(&sub).unwrap());
+    let plain_unnamed = mode(crate::disk::RealFs.create_unnamed(&sub, 0o600).unwrap());
     let plain_named = mode(
         crate::disk::RealFs
-            .create_exclusive(&sub.join("plain"))
+            .create_exclusive(&sub.join("plain"), 0o600)
             .unwrap(),
     );
     assert_eq!(plain_unnamed & 0o077, 0);
@@ -198,13 +204,13 @@ fn path_2_temp_files_beneath_the_root_are_created_private_like_plain_ones() {
     for how in BOTH {
         let fs = BeneathFs::with_resolver(&root, how).unwrap();
         assert_eq!(
-            mode(fs.create_unnamed(&sub).unwrap()),
+            mode(fs.create_unnamed(&sub, 0o600).unwrap()),
             plain_unnamed,
             "{how:?}"
         );
         let named = sub.join(format!("named-{how:?}"));
         assert_eq!(
-            mode(fs.create_exclusive(&named).unwrap()),
+            mode(fs.create_exclusive(&named, 0o600).unwrap()),
             plain_named,
             "{how:?}"
         );
@@ -221,11 +227,11 @@ fn path_2_an_exclusive_create_beneath_the_root_refuses_a_taken_name_like_a_plain
     let link = root.join("sub/link");
     symlink("f.txt", &link).unwrap();
     for name in [&taken, &link] {
-        let plain = crate::disk::RealFs.create_exclusive(name).map(drop);
+        let plain = crate::disk::RealFs.create_exclusive(name, 0o600).map(drop);
         assert_eq!(plain.unwrap_err().raw_os_error(), Some(libc::EEXIST));
         for how in BOTH {
             let fs = BeneathFs::with_resolver(&root, how).unwrap();
-            let e = fs.create_exclusive(name).map(drop).unwrap_err();
+            let e = fs.create_exclusive(name, 0o600).map(drop).unwrap_err();
             assert_eq!(e.raw_os_error(), Some(libc::EEXIST), "{how:?} {name:?}");
         }
     }
@@ -307,8 +313,8 @@ fn disk_2_an_owner_change_beneath_the_root_is_made_as_on_a_plain_file() {
     let (_dir, root) = tree();
     let sub = root.join("sub");
     let fs = BeneathFs::new(&root).unwrap();
-    let mut beneath = fs.create_unnamed(&sub).unwrap();
-    let mut plain = crate::disk::RealFs.create_unnamed(&sub).unwrap();
+    let mut beneath = fs.create_unnamed(&sub, 0o600).unwrap();
+    let mut plain = crate::disk::RealFs.create_unnamed(&sub, 0o600).unwrap();
     let want = plain.set_owner(4321, 4322).map_err(|e| e.kind());
     assert_eq!(beneath.set_owner(4321, 4322).map_err(|e| e.kind()), want);
     let owner = |h: &dyn crate::disk::FileHandle| h.meta().map(|m| (m.uid, m.gid)).unwrap();
@@ -489,7 +495,7 @@ fn path_2_a_socket_or_fifo_is_no_directory() {
             let fs = BeneathFs::with_resolver(&root, how).unwrap();
             let e = fs.remove_file(&name).unwrap_err();
             assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?} {name:?}");
-            let e = fs.create_exclusive(&name).err().unwrap();
+            let e = fs.create_exclusive(&name, 0o600).err().unwrap();
             assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?} {name:?}");
             let e = fs.read_dir(special).unwrap_err();
             assert_eq!(e.raw_os_error(), Some(libc::ENOTDIR), "{how:?} {special:?}");
