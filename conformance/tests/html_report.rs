@@ -108,7 +108,7 @@ fn the_report_renders_and_its_filters_work_in_chromium() {
     );
     assert!(
         verdict.contains(
-            " — data: certified extended; capability: certified extended; contract: not certified;"
+            " — data: not certified; capability: certified extended; contract: not certified;"
         ),
         "{verdict}"
     );

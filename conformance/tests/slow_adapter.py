@@ -34,8 +34,10 @@ for line in sys.stdin:
     m = json.loads(line)
     kind = m["type"]
     if kind == "hello":
+        # Edit is declared so that there is a tool that writes to certify (the harness refuses
+        # to judge one that writes nothing); the test's corpus calls Read alone.
         r = {"type": "hello", "protocol": 1, "implementation": {"name": "slow", "version": "0"},
-             "features": ["read"]}
+             "features": ["read", "edit"]}
     elif kind == "case_start":
         case = m["id"]
         r = {"type": "ready"}
