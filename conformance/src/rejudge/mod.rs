@@ -3,8 +3,8 @@
 //! say where the evidence they kept was too short to move them.
 //!
 //! Each record's problems — the first with its whole evidence, the others by their reason —
-//! are judged again one by one: replies by [`calls`] (capability for a refusal, codes by
-//! family, fields only where declared), the final tree by [`tree`] (damage, or an entry left as
+//! are judged again one by one: replies by `calls.rs` (capability for a refusal, codes by
+//! family, fields only where declared), the final tree by `tree.rs` (damage, or an entry left as
 //! it was, which is capability after a refusal and contract after a success). A skip records
 //! the features it lacked, so a case that needs a tool not offered counts for nothing. Then the
 //! totals, certification and classes of the report are computed afresh, the surface and the

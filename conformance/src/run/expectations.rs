@@ -78,7 +78,7 @@ impl Expectations {
 pub const LISTED: [Status; 4] = [Status::Fail, Status::Crash, Status::Timeout, Status::Xfail];
 
 /// A known-failures file for `records` (as `toml-test -print-skip` writes one): `header` as
-/// comment lines, then one id per case whose status is in [`LISTED`], with its status, the
+/// comment lines, then one id per case whose status is in `LISTED`, with its status, the
 /// classes that failed and the reason, cut to one line, as a comment. [`Expectations::parse`]
 /// reads it back as exactly those ids.
 pub fn known_failures(records: &[CaseRecord], header: &[String]) -> String {
