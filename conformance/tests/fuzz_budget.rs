@@ -187,9 +187,11 @@ fn cli_run(findings: &Path, jobs: &str) -> (Option<i32>, Value) {
         )
     });
     let mut summary: Value = serde_json::from_str(&text).unwrap();
-    // The wall time is the one thing a machine may change; the findings' paths name the run's
-    // directory.
-    summary.as_object_mut().unwrap().remove("seconds");
+    // What a machine may change: the wall time, and how many observations needed a second,
+    // patient attempt (a busy moment); the findings' paths name the run's directory.
+    let fields = summary.as_object_mut().unwrap();
+    fields.remove("seconds");
+    fields.remove("patient");
     let shown = summary
         .to_string()
         .replace(&findings.display().to_string(), "<findings>");

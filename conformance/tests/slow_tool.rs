@@ -10,11 +10,11 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_editref-conform");
 
-/// A core case with one Read that must succeed, whose calls may take at most one second.
+/// A core case with one Read that must succeed, whose calls may take at most two seconds.
 fn read_case(id: &str) -> String {
     format!(
         "id: {id}\ntitle: a read\nspec: [READ-1]\nlevel: core\nrequires: [read]\nsince: \"0.1.0\"\n\
-         timeout: 1\nfiles:\n  a.txt: {{text: \"one\\n\"}}\nsteps:\n  - call: {{tool: Read, input: {{file_path: a.txt}}}}\n"
+         timeout: 2\nfiles:\n  a.txt: {{text: \"one\\n\"}}\nsteps:\n  - call: {{tool: Read, input: {{file_path: a.txt}}}}\n"
     )
 }
 
@@ -39,7 +39,7 @@ fn a_slow_tool_is_judged_on_its_answer_and_a_hanging_one_times_out() {
     );
     let out = root.join("out");
     // The outer `timeout` only guards the test against a harness that never gives up; the run
-    // takes a few seconds (one limit of 1 s, then 5 s for the case that hangs).
+    // takes seconds (a limit of 2 s, then 10 s for the case that hangs).
     let run = Command::new("timeout")
         .arg("600")
         .arg(BIN)
@@ -67,11 +67,12 @@ fn a_slow_tool_is_judged_on_its_answer_and_a_hanging_one_times_out() {
             .unwrap_or_else(|| panic!("{id} not in {report}"))
             .clone()
     };
+    // The cases that answer at once pass (on a very busy machine perhaps only at their second
+    // attempt, which is the point).
     for id in ["read/a", "read/c"] {
         assert_eq!(case(id)["status"], "pass", "{}", case(id));
-        assert!(case(id).get("rerun").is_none(), "{}", case(id));
     }
-    let first = "step 1: no reply to call 1 (Read) within 1.0 s";
+    let first = "step 1: no reply to call 1 (Read) within 2.0 s";
     let slow = case("read/b-slow");
     assert_eq!(slow["status"], "pass", "{slow}");
     assert_eq!(slow["rerun"], first, "{slow}");
@@ -80,15 +81,19 @@ fn a_slow_tool_is_judged_on_its_answer_and_a_hanging_one_times_out() {
     assert_eq!(hang["rerun"], first, "{hang}");
     assert_eq!(
         hang["reason"],
-        format!("step 1: no reply to call 1 (Read) within 5.0 s (run again alone with 5× the limits after the first attempt's {first})"),
+        format!("step 1: no reply to call 1 (Read) within 10.0 s (run again alone with 5× the limits after the first attempt's {first})"),
     );
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("answered only when run again alone with 5× the limits (a busy machine or a slow tool): "))
+        .unwrap_or_else(|| panic!("no line of cases answered only at their second attempt:\n{stdout}"));
     assert!(
-        stdout.contains("answered only when run again alone with 5× the limits (a busy machine or a slow tool): read/b-slow\n"),
-        "{stdout}"
+        line.contains("read/b-slow") && !line.contains("read/d-hang"),
+        "{line}"
     );
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
-        summary.contains("## Answered only when run again (1)")
+        summary.contains("## Answered only when run again (")
             && summary.contains(&format!("| `read/b-slow` | pass | {first} |")),
         "{summary}"
     );
