@@ -307,6 +307,7 @@ const PURE_DIALECT_FILES: &[&str] = &[
     "dialects/apply_patch/parse.rs",
     "dialects/apply_patch/lines.rs",
     "dialects/apply_patch/seek.rs",
+    "dialects/apply_patch/align.rs",
     "dialects/apply_patch/locate_error.rs",
     "dialects/search_replace/parse.rs",
     "dialects/search_replace/markers.rs",

@@ -28,6 +28,7 @@ pub mod campaign;
 pub mod compare;
 pub mod dialects;
 mod edits;
+mod finding;
 pub mod gen;
 mod gen_edit;
 pub mod known;

@@ -25,6 +25,7 @@
 //!
 //! Writing the result (several files, all or nothing) belongs to the tool that wires this in.
 
+mod align;
 mod apply;
 #[cfg(test)]
 mod apply_tests;
