@@ -133,15 +133,7 @@ pub fn observe(adapter: &mut dyn Adapter, case: &Case, tmp: Option<&Path>) -> Ob
                     }
                 }
             }
-            Step::Modify {
-                path,
-                form,
-                keep_mtime,
-            } => sb.modify(path, form, *keep_mtime),
-            Step::Touch { path, shift_ns } => sb.touch(path, *shift_ns),
-            Step::Chmod { path, mode } => sb.chmod(path, *mode),
-            Step::Remove { path } => sb.remove(path),
-            Step::Link { path, target } => sb.link(path, target),
+            action => sb.act(action),
         };
         if let Err(e) = done {
             obs.harness_error = Some(format!("{}: {e}", step.label()));

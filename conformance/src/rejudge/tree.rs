@@ -28,18 +28,7 @@ impl Before {
         let mut sb = Sandbox::new(None)?;
         sb.build(&case.files)?;
         for step in &case.steps {
-            match step {
-                Step::Call { .. } => Ok(()),
-                Step::Modify {
-                    path,
-                    form,
-                    keep_mtime,
-                } => sb.modify(path, form, *keep_mtime),
-                Step::Touch { path, shift_ns } => sb.touch(path, *shift_ns),
-                Step::Chmod { path, mode } => sb.chmod(path, *mode),
-                Step::Remove { path } => sb.remove(path),
-                Step::Link { path, target } => sb.link(path, target),
-            }?;
+            sb.act(step)?;
         }
         let root = std::fs::canonicalize(sb.root()).map_err(|e| e.to_string())?;
         let mut through = BTreeMap::new();

@@ -337,15 +337,7 @@ fn run_in(
                     }
                 }
             }
-            Step::Modify {
-                path,
-                form,
-                keep_mtime,
-            } => sb.modify(path, form, *keep_mtime),
-            Step::Touch { path, shift_ns } => sb.touch(path, *shift_ns),
-            Step::Chmod { path, mode } => sb.chmod(path, *mode),
-            Step::Remove { path } => sb.remove(path),
-            Step::Link { path, target } => sb.link(path, target),
+            action => sb.act(action),
         };
         if let Err(e) = done {
             if problems.is_empty() {

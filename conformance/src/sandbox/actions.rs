@@ -9,13 +9,31 @@
 use super::known::Known;
 use super::paths::root_relative;
 use super::{err, make_writable, Sandbox};
-use crate::case::{Content, FileForm};
+use crate::case::{Content, FileForm, Step};
 use std::fs;
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, UNIX_EPOCH};
 
 impl Sandbox {
+    /// Carries out a harness action between calls (`modify`, `touch`, `chmod`, `remove`,
+    /// `link`); a call is not an action and does nothing here. The runner, the fuzzer's
+    /// observation and a report judged again all act through this one place.
+    pub fn act(&mut self, step: &Step) -> Result<(), String> {
+        match step {
+            Step::Call { .. } => Ok(()),
+            Step::Modify {
+                path,
+                form,
+                keep_mtime,
+            } => self.modify(path, form, *keep_mtime),
+            Step::Touch { path, shift_ns } => self.touch(path, *shift_ns),
+            Step::Chmod { path, mode } => self.chmod(path, *mode),
+            Step::Remove { path } => self.remove(path),
+            Step::Link { path, target } => self.link(path, target),
+        }
+    }
+
     /// `modify`: another program rewrites the file in place (through symlinks, keeping the
     /// inode), then its mtime is set to the previous one + 2 s, or exactly the previous one with
     /// `keep_mtime`.
