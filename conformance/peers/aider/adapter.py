@@ -179,21 +179,15 @@ def run(session, tool, inp):
         if not isinstance(text, str):
             raise Failure("invalid_input", "text must be a string")
         edited, msg, _ = session.apply(text, inp.get("dry_run"))
-        out = {"files": [{"filePath": p} for p in edited], "message": msg}
-        if inp.get("dry_run"):
-            out["dryRun"] = True
-        return out
+        return {"files": [{"filePath": p} for p in edited], "message": msg}
     if tool == "Edit":
         if inp.get("replace_all") not in (None, False):
             raise Failure("invalid_input", "a SEARCH/REPLACE block replaces one place")
         path = name_in_reply(session, inp.get("file_path"))
         edited, msg, _ = session.apply(block(path, inp.get("old_string"), inp.get("new_string")),
                                        inp.get("dry_run"))
-        out = {"filePath": inp.get("file_path"), "oldString": inp.get("old_string"),
-               "newString": inp.get("new_string"), "replaceAll": False, "message": msg}
-        if inp.get("dry_run"):
-            out["dryRun"] = True
-        return out
+        # Aider answers with its message alone; no field of the result is made up here.
+        return {"message": msg}
     if tool == "MultiEdit":
         path = name_in_reply(session, inp.get("file_path"))
         edits = inp.get("edits")
@@ -206,19 +200,11 @@ def run(session, tool, inp):
                 raise Failure("invalid_input", "a SEARCH/REPLACE block replaces one place")
             blocks.append(block(path, e.get("old_string"), e.get("new_string")))
         edited, msg, _ = session.apply("".join(blocks), inp.get("dry_run"))
-        return {"filePath": inp.get("file_path"),
-                "edits": [{"oldString": e.get("old_string"), "newString": e.get("new_string"),
-                           "replaceAll": False} for e in edits],
-                "message": msg}
+        return {"message": msg}
     if tool == "Write":
         path = name_in_reply(session, inp.get("file_path"))
-        existed = os.path.exists(inp["file_path"])
         edited, msg, _ = session.apply(block(path, "", inp.get("content")))
-        out = {"type": "update" if existed else "create", "filePath": inp.get("file_path"),
-               "content": inp.get("content"), "message": msg}
-        if not existed:
-            out.update(structuredPatch=[], originalFile=None)
-        return out
+        return {"message": msg}
     if tool == "Read":
         path = inp.get("file_path")
         if not isinstance(path, str):
